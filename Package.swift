@@ -8,42 +8,78 @@ let package = Package(
     name: "selfdb-swift",
     platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
     products: [
-        .library(name: "SelfDBEmulator", targets: ["SelfDBEmulator"]),
-        .executable(name: "selfdb-emulator", targets: ["selfdb-emulator"]),
+        .library(name: "SelfDB", targets: ["SelfDB"]),
+        .library(name: "SelfDBRuntime", targets: ["SelfDBRuntime"]),
+        .library(name: "SelfDBSpec", targets: ["SelfDBSpec"]),
+        .library(name: "SelfDBCodegen", targets: ["SelfDBCodegen"]),
+        .executable(name: "selfdb-codegen", targets: ["selfdb-codegen"]),
+        .plugin(name: "SelfDBCodegenPlugin", targets: ["SelfDBCodegenPlugin"]),
+        .plugin(name: "SelfDBCodegenCommand", targets: ["SelfDBCodegenCommand"]),
     ],
     dependencies: [
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.0.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.20.0"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.6.0"),
-        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.0.0"),
-        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.0"),
     ],
     targets: [
-        // MARK: Emulator
+        // MARK: Generator
         .target(
-            name: "SelfDBEmulator",
-            dependencies: [
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "Crypto", package: "swift-crypto"),
-            ]
+            name: "SelfDBSpec",
+            dependencies: [.product(name: "Yams", package: "Yams")]
+        ),
+        .target(
+            name: "SelfDBCodegen",
+            dependencies: ["SelfDBSpec"]
         ),
         .executableTarget(
-            name: "selfdb-emulator",
+            name: "selfdb-codegen",
             dependencies: [
-                "SelfDBEmulator",
+                "SelfDBSpec",
+                "SelfDBCodegen",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        .plugin(
+            name: "SelfDBCodegenPlugin",
+            capability: .buildTool(),
+            dependencies: ["selfdb-codegen"]
+        ),
+        .plugin(
+            name: "SelfDBCodegenCommand",
+            capability: .command(
+                intent: .custom(
+                    verb: "selfdb-codegen",
+                    description: "Validate SelfDB specs, or write their generated Swift into the target's sources."
+                ),
+                permissions: [
+                    .writeToPackageDirectory(reason: "Writes generated Swift next to the specs when asked to.")
+                ]
+            ),
+            dependencies: ["selfdb-codegen"]
+        ),
+
+        // MARK: Runtime and client
+        .target(
+            name: "SelfDBRuntime"
+        ),
+        .target(
+            name: "SelfDB",
+            dependencies: ["SelfDBRuntime"],
+            plugins: ["SelfDBCodegenPlugin"]
         ),
 
         // MARK: Tests
         .testTarget(
-            name: "SelfDBEmulatorTests",
-            dependencies: [
-                "SelfDBEmulator",
-                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
-            ]
+            name: "SelfDBSpecTests",
+            dependencies: ["SelfDBSpec"]
+        ),
+        .testTarget(
+            name: "SelfDBCodegenTests",
+            dependencies: ["SelfDBSpec", "SelfDBCodegen"]
+        ),
+        .testTarget(
+            name: "GeneratedCodeTests",
+            dependencies: ["SelfDBRuntime"],
+            plugins: ["SelfDBCodegenPlugin"]
         ),
     ],
     swiftLanguageModes: [.v6]

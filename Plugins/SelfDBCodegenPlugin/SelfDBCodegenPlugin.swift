@@ -1,0 +1,54 @@
+import Foundation
+import PackagePlugin
+
+/// Generates Swift for every `.yaml`/`.yml` spec file in a target, at build time.
+///
+/// One build command per spec, with the spec as its only input and one declared output: the
+/// build system reruns it only when the spec (or the generator) changed, and the generator
+/// leaves an unchanged output untouched so dependants are not recompiled. Non-spec YAML in a
+/// target should be `exclude:`d in Package.swift.
+@main
+struct SelfDBCodegenPlugin: BuildToolPlugin {
+    func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
+        guard let target = target as? SourceModuleTarget else { return [] }
+        return try commands(
+            specs: target.sourceFiles.map(\.url).filter(Self.isSpec),
+            tool: context.tool(named: "selfdb-codegen").url,
+            workDirectory: context.pluginWorkDirectoryURL,
+            packageDirectory: context.package.directoryURL
+        )
+    }
+
+    static func isSpec(_ url: URL) -> Bool {
+        ["yaml", "yml"].contains(url.pathExtension) && !url.lastPathComponent.hasPrefix(".")
+    }
+
+    func commands(specs: [URL], tool: URL, workDirectory: URL, packageDirectory: URL) -> [Command] {
+        let outputDirectory = workDirectory.appendingPathComponent("Generated")
+        return specs.sorted { $0.path < $1.path }.map { spec in
+            let outputName = spec.deletingPathExtension().lastPathComponent + ".generated.swift"
+            return .buildCommand(
+                displayName: "Generating Swift from \(spec.lastPathComponent)",
+                executable: tool,
+                arguments: ["generate", "--output", outputDirectory.path, "--relative-to", packageDirectory.path, spec.path],
+                inputFiles: [spec],
+                outputFiles: [outputDirectory.appendingPathComponent(outputName)]
+            )
+        }
+    }
+}
+
+#if canImport(XcodeProjectPlugin)
+import XcodeProjectPlugin
+
+extension SelfDBCodegenPlugin: XcodeBuildToolPlugin {
+    func createBuildCommands(context: XcodePluginContext, target: XcodeTarget) throws -> [Command] {
+        try commands(
+            specs: target.inputFiles.map(\.url).filter(Self.isSpec),
+            tool: context.tool(named: "selfdb-codegen").url,
+            workDirectory: context.pluginWorkDirectoryURL,
+            packageDirectory: context.xcodeProject.directoryURL
+        )
+    }
+}
+#endif

@@ -1,0 +1,13 @@
+/// One Swift file the generator produces.
+public struct GeneratedFile: Hashable, Sendable {
+    /// File name, e.g. `selfdb.generated.swift`.
+    public var name: String
+    /// Its full text.
+    public var contents: String
+
+    /// Creates a file.
+    public init(name: String, contents: String) {
+        self.name = name
+        self.contents = contents
+    }
+}

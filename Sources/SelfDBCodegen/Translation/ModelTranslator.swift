@@ -1,0 +1,120 @@
+import SelfDBSpec
+
+/// Emits `models:`: structs, open string enums and type aliases.
+struct ModelTranslator {
+    let spec: Spec
+    let types: TypeMapper
+    var access: String { spec.access.rawValue }
+
+    func emit(_ model: ModelDeclaration, into writer: inout SwiftWriter) {
+        writer.documentation(model.description)
+        switch model.kind {
+        case .alias(let target):
+            writer.line("\(access) typealias \(model.name.value) = \(types.swiftType(target.value))")
+        case .enumeration(let enumeration):
+            emitEnum(model.name.value, enumeration, into: &writer)
+        case .structure(let structure):
+            emitStruct(model.name.value, structure, into: &writer)
+        }
+    }
+
+    private func emitStruct(_ name: String, _ structure: StructModel, into writer: inout SwiftWriter) {
+        let conformances = (["Codable", "Hashable", "Sendable"] + structure.conformances.map(\.value)).joined(separator: ", ")
+        writer.block("\(access) struct \(name): \(conformances)") { writer in
+            for field in structure.fields {
+                writer.documentation(field.description)
+                writer.line("\(access) var \(SwiftNamesRendering.member(field.swiftName.value)): \(types.swiftType(field.type.value))")
+            }
+            if !structure.fields.isEmpty { writer.line() }
+            emitInitializer(name, structure.fields, into: &writer)
+            let renamed = structure.fields.contains { $0.swiftName.value != $0.wireName }
+            if renamed || hasDefaults(structure) {
+                writer.line()
+                writer.block("enum CodingKeys: String, CodingKey") { writer in
+                    for field in structure.fields {
+                        let member = SwiftNamesRendering.member(field.swiftName.value)
+                        writer.line(field.swiftName.value == field.wireName ? "case \(member)" : "case \(member) = \(field.wireName.swiftLiteral)")
+                    }
+                }
+            }
+            if hasDefaults(structure) {
+                writer.line()
+                emitDecoder(structure, into: &writer)
+            }
+        }
+    }
+
+    private func hasDefaults(_ structure: StructModel) -> Bool {
+        structure.fields.contains { $0.defaultValue != nil }
+    }
+
+    private func emitInitializer(_ name: String, _ fields: [FieldDeclaration], into writer: inout SwiftWriter) {
+        writer.line("/// Creates a `\(name)`.")
+        let parameters = fields.map { field -> String in
+            "\(SwiftNamesRendering.member(field.swiftName.value)): \(types.swiftType(field.type.value))\(defaultClause(field))"
+        }
+        writer.block("\(access) init(\(parameters.joined(separator: ", ")))") { writer in
+            for field in fields {
+                let member = SwiftNamesRendering.member(field.swiftName.value)
+                writer.line("self.\(member) = \(member)")
+            }
+        }
+    }
+
+    private func defaultClause(_ field: FieldDeclaration) -> String {
+        if let value = field.defaultValue { return " = " + types.literal(value.value, for: field.type.value) }
+        return field.type.value.isOptional ? " = nil" : ""
+    }
+
+    /// Only models with defaults get a hand-rolled decoder: a missing key takes the default
+    /// instead of failing, which is what a default in a wire model means.
+    private func emitDecoder(_ structure: StructModel, into writer: inout SwiftWriter) {
+        writer.block("\(access) init(from decoder: any Decoder) throws") { writer in
+            writer.line("let container = try decoder.container(keyedBy: CodingKeys.self)")
+            for field in structure.fields {
+                let member = SwiftNamesRendering.member(field.swiftName.value)
+                let type = field.type.value
+                let decoded = types.swiftType(type.nonOptional)
+                if let value = field.defaultValue {
+                    writer.line("self.\(member) = try container.decodeIfPresent(\(decoded).self, forKey: .\(member)) ?? \(types.literal(value.value, for: type))")
+                } else if type.isOptional {
+                    writer.line("self.\(member) = try container.decodeIfPresent(\(decoded).self, forKey: .\(member))")
+                } else {
+                    writer.line("self.\(member) = try container.decode(\(decoded).self, forKey: .\(member))")
+                }
+            }
+        }
+    }
+
+    private func emitEnum(_ name: String, _ enumeration: EnumModel, into writer: inout SwiftWriter) {
+        writer.block("\(access) enum \(name): RawRepresentable, Codable, Hashable, Sendable, QueryValueConvertible") { writer in
+            for item in enumeration.cases {
+                writer.line("case \(SwiftNamesRendering.member(item.swiftName.value))")
+            }
+            writer.line("/// A value this version of the spec does not list; kept so that newer servers do not break decoding.")
+            writer.line("case unknown(String)")
+            writer.line()
+            writer.block("\(access) init(rawValue: String)") { writer in
+                writer.switchBlock("rawValue") { writer in
+                    for item in enumeration.cases {
+                        writer.line("case \(item.value.value.swiftLiteral): self = .\(SwiftNamesRendering.member(item.swiftName.value))")
+                    }
+                    writer.line("default: self = .unknown(rawValue)")
+                }
+            }
+            writer.line()
+            writer.block("\(access) var rawValue: String") { writer in
+                writer.switchBlock("self") { writer in
+                    for item in enumeration.cases {
+                        writer.line("case .\(SwiftNamesRendering.member(item.swiftName.value)): \(item.value.value.swiftLiteral)")
+                    }
+                    writer.line("case .unknown(let value): value")
+                }
+            }
+            writer.line()
+            writer.line("/// The values the spec lists, in its order.")
+            let cases = enumeration.cases.map { "." + SwiftNamesRendering.member($0.swiftName.value) }.joined(separator: ", ")
+            writer.line("\(access) static let knownCases: [\(name)] = [\(cases)]")
+        }
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Performs the requests generated endpoint code describes: builds the URL and headers,
+/// attaches credentials, sends through the transport, maps error statuses to `SelfDBError`
+/// and decodes the response.
+public final class APIClient: Sendable {
+    /// Connection settings.
+    public struct Configuration: Sendable {
+        /// Server root, e.g. `http://localhost:8000`.
+        public var baseURL: URL
+        /// Sent as `X-API-Key` on every request when set.
+        public var apiKey: String?
+        /// Status → error kind, from the spec's `errors:` section.
+        public var errorKinds: [Int: APIErrorKind]
+        /// Headers added to every request (e.g. an app version).
+        public var additionalHeaders: [String: String]
+
+        /// Creates a configuration.
+        public init(baseURL: URL, apiKey: String? = nil, errorKinds: [Int: APIErrorKind] = [:], additionalHeaders: [String: String] = [:]) {
+            self.baseURL = baseURL
+            self.apiKey = apiKey
+            self.errorKinds = errorKinds
+            self.additionalHeaders = additionalHeaders
+        }
+    }
+
+    /// The settings this client was made with.
+    public let configuration: Configuration
+    /// Where the signed-in session lives.
+    public let tokenStore: any TokenStore
+    private let transport: any HTTPTransport
+    private let decoder = JSONCoding.makeDecoder()
+    private let encoder = JSONCoding.makeEncoder()
+
+    /// Creates a client.
+    public init(configuration: Configuration, transport: any HTTPTransport = URLSessionTransport(), tokenStore: any TokenStore = InMemoryTokenStore()) {
+        self.configuration = configuration
+        self.transport = transport
+        self.tokenStore = tokenStore
+    }
+
+    // MARK: - Calls used by generated code
+
+    /// Sends `request` and decodes the response body as `Response`.
+    public func send<Response: Decodable & Sendable>(_ request: APIRequest, decoding _: Response.Type) async throws -> Response {
+        let data = try await perform(request)
+        let value: Response
+        do {
+            value = try decoder.decode(Response.self, from: data)
+        } catch {
+            throw SelfDBError.invalidResponse("could not decode \(Response.self) from \(request.method.rawValue) \(request.path): \(Self.describe(error))")
+        }
+        if let tokens = value as? any SessionTokens, request.session == .signIn || request.session == .refresh {
+            await tokenStore.save(StoredSession(tokens))
+        }
+        return value
+    }
+
+    /// Sends `request` and ignores the response body.
+    public func send(_ request: APIRequest) async throws {
+        _ = try await perform(request)
+    }
+
+    /// Sends `request` and returns the raw response body.
+    public func sendForBytes(_ request: APIRequest) async throws -> Data {
+        try await perform(request)
+    }
+
+    /// Encodes `value` as a JSON body.
+    public func json(_ value: some Encodable) throws -> RequestBody {
+        do {
+            return .json(try encoder.encode(value))
+        } catch {
+            throw SelfDBError.invalidArgument("could not encode the request body: \(error)")
+        }
+    }
+
+    // MARK: - Sending
+
+    private func perform(_ request: APIRequest) async throws -> Data {
+        let urlRequest = try await makeURLRequest(request)
+        let data: Data
+        let response: HTTPURLResponse
+        do {
+            (data, response) = try await transport.send(urlRequest)
+        } catch let error as SelfDBError {
+            throw error
+        } catch {
+            throw SelfDBError.connectionError(error)
+        }
+        if request.session == .signOut {
+            await tokenStore.save(nil)
+        }
+        guard (200..<300).contains(response.statusCode) else {
+            throw ErrorResponseMapper.error(status: response.statusCode, body: data, headers: response, kinds: configuration.errorKinds)
+        }
+        return data
+    }
+
+    /// The URL request for `request`, with credentials.
+    public func makeURLRequest(_ request: APIRequest) async throws -> URLRequest {
+        guard var components = URLComponents(url: configuration.baseURL, resolvingAgainstBaseURL: false) else {
+            throw SelfDBError.invalidArgument("invalid base URL \(configuration.baseURL)")
+        }
+        let basePath = components.percentEncodedPath.hasSuffix("/") ? String(components.percentEncodedPath.dropLast()) : components.percentEncodedPath
+        components.percentEncodedPath = basePath + request.path
+        let items = request.query.compactMap { item in
+            item.value.map { "\(PathEncoding.encodeSegment(item.name))=\(PathEncoding.encodeSegment($0))" }
+        }
+        components.percentEncodedQuery = items.isEmpty ? nil : items.joined(separator: "&")
+        guard let url = components.url else {
+            throw SelfDBError.invalidArgument("cannot form a URL from \(request.path)")
+        }
+        var urlRequest = URLRequest(url: url)
+        urlRequest.httpMethod = request.method.rawValue
+        urlRequest.setValue("application/json", forHTTPHeaderField: "Accept")
+        for (name, value) in configuration.additionalHeaders { urlRequest.setValue(value, forHTTPHeaderField: name) }
+        for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
+        if request.auth != .none, let apiKey = configuration.apiKey {
+            urlRequest.setValue(apiKey, forHTTPHeaderField: "X-API-Key")
+        }
+        switch request.auth {
+        case .bearer:
+            guard let session = await tokenStore.load() else {
+                throw SelfDBError.authenticationError("\(request.method.rawValue) \(request.path) needs a signed-in user; call auth.login first")
+            }
+            urlRequest.setValue("Bearer \(session.accessToken)", forHTTPHeaderField: "Authorization")
+        case .optionalBearer:
+            if let session = await tokenStore.load() {
+                urlRequest.setValue("Bearer \(session.accessToken)", forHTTPHeaderField: "Authorization")
+            }
+        case .none, .apiKey:
+            break
+        }
+        switch request.body {
+        case .none:
+            break
+        case .json(let data):
+            urlRequest.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            urlRequest.httpBody = data
+        case .bytes(let data, let contentType):
+            urlRequest.setValue(contentType, forHTTPHeaderField: "Content-Type")
+            urlRequest.httpBody = data
+        }
+        return urlRequest
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        guard let decoding = error as? DecodingError else { return "\(error)" }
+        switch decoding {
+        case .keyNotFound(let key, let context):
+            return "missing key '\(key.stringValue)' at \(path(context.codingPath))"
+        case .typeMismatch(let type, let context):
+            return "expected \(type) at \(path(context.codingPath))"
+        case .valueNotFound(let type, let context):
+            return "null where \(type) was expected at \(path(context.codingPath))"
+        case .dataCorrupted(let context):
+            return "\(context.debugDescription) at \(path(context.codingPath))"
+        @unknown default:
+            return "\(error)"
+        }
+    }
+
+    private static func path(_ codingPath: [any CodingKey]) -> String {
+        codingPath.isEmpty ? "the top level" : codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+    }
+}

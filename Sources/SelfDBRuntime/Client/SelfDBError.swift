@@ -1,0 +1,117 @@
+import Foundation
+
+/// Everything a SelfDB call can fail with. Cases carry the server's `detail` text.
+///
+/// The cases of the SDK design note come first; match them without their payload
+/// (`catch SelfDBError.notFound`) where the text does not matter.
+public enum SelfDBError: Error, Sendable, CustomStringConvertible {
+    /// The server could not be reached (DNS, refused, timed out, TLS...).
+    case connectionError(any Error)
+    /// 400.
+    case badRequest(String)
+    /// 401, or a call that needs a signed-in user made without one, or a refresh that failed.
+    case authenticationError(String)
+    /// 403.
+    case permissionDenied(String)
+    /// 404.
+    case notFound(String)
+    /// 409.
+    case conflict(String)
+    /// 500 and other unmapped 5xx.
+    case internalServerError(String)
+    /// 406: SelfDB's answer to a request without an API key.
+    case notAcceptable(String)
+    /// 413.
+    case payloadTooLarge(String)
+    /// 422, with the server's list of field problems.
+    case validationFailed([ValidationIssue])
+    /// 426.
+    case upgradeRequired(String)
+    /// 429, with the delay the server asked for.
+    case rateLimited(retryAfter: TimeInterval?, String)
+    /// 503, with the delay the server asked for.
+    case serviceUnavailable(retryAfter: TimeInterval?, String)
+    /// A status the spec does not map.
+    case unexpectedStatus(Int, String)
+    /// A 2xx response whose body is not what the spec says.
+    case invalidResponse(String)
+    /// An argument rejected before anything was sent.
+    case invalidArgument(String)
+
+    /// The server's text, or a description of the local failure.
+    public var detail: String {
+        switch self {
+        case .connectionError(let error): "\(error)"
+        case .badRequest(let text), .authenticationError(let text), .permissionDenied(let text), .notFound(let text),
+             .conflict(let text), .internalServerError(let text), .notAcceptable(let text), .payloadTooLarge(let text),
+             .upgradeRequired(let text), .rateLimited(_, let text), .serviceUnavailable(_, let text),
+             .unexpectedStatus(_, let text), .invalidResponse(let text), .invalidArgument(let text):
+            text
+        case .validationFailed(let issues):
+            issues.map(\.description).joined(separator: "; ")
+        }
+    }
+
+    /// The HTTP status behind the error, when there was a response.
+    public var status: Int? {
+        switch self {
+        case .badRequest: 400
+        case .authenticationError: 401
+        case .permissionDenied: 403
+        case .notFound: 404
+        case .notAcceptable: 406
+        case .conflict: 409
+        case .payloadTooLarge: 413
+        case .validationFailed: 422
+        case .upgradeRequired: 426
+        case .rateLimited: 429
+        case .internalServerError: 500
+        case .serviceUnavailable: 503
+        case .unexpectedStatus(let status, _): status
+        case .connectionError, .invalidResponse, .invalidArgument: nil
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .connectionError(let error): "connection error: \(error)"
+        case .invalidArgument(let text): "invalid argument: \(text)"
+        case .invalidResponse(let text): "invalid response: \(text)"
+        default: "HTTP \(status ?? 0): \(detail)"
+        }
+    }
+}
+
+/// One entry of a 422 response's `detail` list (FastAPI's shape).
+public struct ValidationIssue: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// Machine-readable kind, e.g. `missing`, `string_too_short`.
+    public var type: String?
+    /// Where: `["body", "password"]`.
+    public var location: [String]
+    /// Human-readable message.
+    public var message: String
+
+    enum CodingKeys: String, CodingKey {
+        case type, location = "loc", message = "msg"
+    }
+
+    /// Creates an issue.
+    public init(type: String?, location: [String], message: String) {
+        self.type = type
+        self.location = location
+        self.message = message
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        type = try container.decodeIfPresent(String.self, forKey: .type)
+        message = try container.decodeIfPresent(String.self, forKey: .message) ?? ""
+        // `loc` mixes strings and indexes: ["body", "items", 0].
+        let raw = try container.decodeIfPresent([JSONValue].self, forKey: .location) ?? []
+        location = raw.map { $0.stringValue ?? $0.integerValue.map(String.init) ?? "?" }
+    }
+
+    public var description: String {
+        location.isEmpty ? message : "\(location.joined(separator: ".")): \(message)"
+    }
+}

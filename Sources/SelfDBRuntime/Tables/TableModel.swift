@@ -1,0 +1,59 @@
+import Foundation
+
+/// A row type generated from a spec's `tables:` section.
+///
+/// The generated type carries its schema, so the same declaration can create the table on
+/// the server, decode its rows, and drive typed queries against the server or the cache.
+public protocol TableModel: Codable, Hashable, Sendable {
+    /// The column set: one case per column, raw value = SQL column name.
+    associatedtype Column: TableColumn
+    /// The SelfDB table name.
+    static var tableName: String { get }
+    /// The primary key column.
+    static var primaryKey: Column { get }
+    /// Column definitions in declaration order.
+    static var columns: [TableColumnDefinition<Column>] { get }
+    /// Whether the table broadcasts realtime changes.
+    static var isRealtimeEnabled: Bool { get }
+    /// Whether anonymous users may read it.
+    static var isPublic: Bool { get }
+    /// The column a stored property's key path stands for; `nil` for computed properties.
+    static func column(for keyPath: PartialKeyPath<Self>) -> Column?
+}
+
+extension TableModel {
+    /// A query on this table, to refine with `search`, `sort`, `where`, `page`...
+    public static func query() -> TableQuery<Self> { TableQuery() }
+}
+
+/// The column set of a table model.
+public protocol TableColumn: RawRepresentable<String>, CaseIterable, Hashable, Sendable, CodingKey {}
+
+/// SelfDB column types (the contract's `table_schema` types).
+public enum ColumnType: String, Sendable, Hashable, Codable, CaseIterable {
+    case text, varchar, string, integer, int, bigint, decimal, float, boolean, bool
+    case date, timestamp, datetime, json, jsonb, uuid
+}
+
+/// One column of a table model's schema.
+public struct TableColumnDefinition<Column: TableColumn>: Sendable, Hashable {
+    /// The column.
+    public var column: Column
+    /// Its SelfDB type.
+    public var type: ColumnType
+    /// Whether it may be NULL.
+    public var isNullable: Bool
+    /// Its stored default, if any.
+    public var defaultValue: JSONValue?
+
+    /// The SQL name.
+    public var name: String { column.rawValue }
+
+    /// Creates a definition.
+    public init(_ column: Column, _ type: ColumnType, nullable: Bool, default defaultValue: JSONValue? = nil) {
+        self.column = column
+        self.type = type
+        self.isNullable = nullable
+        self.defaultValue = defaultValue
+    }
+}

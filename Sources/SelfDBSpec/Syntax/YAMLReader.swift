@@ -1,0 +1,174 @@
+import Foundation
+import Yams
+
+/// Reads YAML text into a located `SpecNode` tree, turning every libyaml and Yams failure
+/// into a `Diagnostic` at the position it names.
+public enum YAMLReader {
+    /// The outcome of reading one document.
+    public struct Result: Sendable {
+        /// The root node, or `nil` when the text could not be read at all.
+        public var root: SpecNode?
+        /// Syntax errors.
+        public var diagnostics: [Diagnostic]
+    }
+
+    /// Reads `text`, naming `file` in locations.
+    public static func read(_ text: String, file: String) -> Result {
+        // libyaml rejects NUL and most control characters with a reader error whose offset
+        // we can place; checking first gives a clearer message and keeps them out of C code.
+        if let bad = firstForbiddenCharacter(in: text) {
+            return Result(root: nil, diagnostics: [
+                .error("the file contains a control character (U+\(hex(bad.scalar))) that YAML does not allow", at: SourceLocation(file: file, line: bad.line, column: bad.column))
+            ])
+        }
+        let node: Node?
+        do {
+            node = try Yams.compose(yaml: text)
+        } catch let error as YamlError {
+            return Result(root: nil, diagnostics: [diagnostic(for: error, text: text, file: file)])
+        } catch {
+            return Result(root: nil, diagnostics: [
+                .error("could not read YAML: \(error)", at: SourceLocation(file: file, line: 1, column: 1))
+            ])
+        }
+        guard let node else {
+            return Result(root: nil, diagnostics: [
+                .error("the spec is empty; expected a mapping with 'models', 'endpoints' or 'tables'", at: SourceLocation(file: file, line: 1, column: 1))
+            ])
+        }
+        var diagnostics: [Diagnostic] = []
+        let root = convert(node, file: file, diagnostics: &diagnostics)
+        return Result(root: root, diagnostics: diagnostics)
+    }
+
+    // MARK: - Conversion
+
+    private static func convert(_ node: Node, file: String, diagnostics: inout [Diagnostic]) -> SpecNode {
+        let location = self.location(node.mark, file: file)
+        switch node {
+        case .scalar(let scalar):
+            let quoted = scalar.style == .singleQuoted || scalar.style == .doubleQuoted
+                || scalar.style == .literal || scalar.style == .folded
+            return .scalar(.init(text: scalar.string, isQuoted: quoted, location: location))
+        case .mapping(let mapping):
+            var entries: [SpecNode.Entry] = []
+            for (key, value) in mapping {
+                guard case .scalar(let keyScalar) = key else {
+                    diagnostics.append(.error("mapping keys must be plain names, not \(key.isMapping ? "mappings" : "sequences")", at: self.location(key.mark, file: file)))
+                    continue
+                }
+                let keyNode = SpecNode.Scalar(text: keyScalar.string, isQuoted: keyScalar.style == .singleQuoted || keyScalar.style == .doubleQuoted, location: self.location(key.mark, file: file))
+                entries.append(.init(key: keyNode, value: convert(value, file: file, diagnostics: &diagnostics)))
+            }
+            return .mapping(.init(entries: entries, location: location))
+        case .sequence(let sequence):
+            return .sequence(.init(items: sequence.map { convert($0, file: file, diagnostics: &diagnostics) }, location: location))
+        case .alias:
+            // Yams dereferences aliases while composing; an alias node reaching us is unexpected.
+            diagnostics.append(.error("unresolved YAML alias", at: location))
+            return .scalar(.init(text: "", isQuoted: false, location: location))
+        }
+    }
+
+    private static func location(_ mark: Mark?, file: String) -> SourceLocation {
+        SourceLocation(file: file, line: mark?.line ?? 1, column: mark?.column ?? 1)
+    }
+
+    // MARK: - Errors
+
+    private static func diagnostic(for error: YamlError, text: String, file: String) -> Diagnostic {
+        switch error {
+        case .scanner(let context, let problem, let mark, _),
+             .parser(let context, let problem, let mark, _),
+             .composer(let context, let problem, let mark, _):
+            var message = "invalid YAML: \(problem)"
+            if let context, !context.text.isEmpty {
+                message += " (\(context.text) at line \(context.mark.line), column \(context.mark.column))"
+            }
+            return .error(message, at: SourceLocation(file: file, line: mark.line, column: mark.column))
+        case .reader(let problem, let offset, _, _):
+            let position = offset.map { lineAndColumn(ofUTF8Offset: $0, in: text) } ?? (1, 1)
+            return .error("invalid YAML: \(problem)", at: SourceLocation(file: file, line: position.0, column: position.1))
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            let key = duplicates.first ?? "?"
+            let second = secondOccurrence(ofKey: key, after: context.mark, in: text)
+            let line = second?.line ?? context.mark.line
+            let column = second?.column ?? context.mark.column
+            let first = "first defined at line \(context.mark.line)"
+            return .error("duplicate key '\(key)' (\(first)); each key may appear once in a mapping", at: SourceLocation(file: file, line: line, column: column))
+        case .dataCouldNotBeDecoded:
+            return .error("the file is not valid UTF-8", at: SourceLocation(file: file, line: 1, column: 1))
+        default:
+            return .error("could not read YAML: \(error)", at: SourceLocation(file: file, line: 1, column: 1))
+        }
+    }
+
+    /// Yams reports a duplicate key at its first occurrence; the second is the one to fix.
+    /// Block mappings put sibling keys at the same column, so look there on later lines.
+    private static func secondOccurrence(ofKey key: String, after mark: Mark, in text: String) -> (line: Int, column: Int)? {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard mark.line >= 1, mark.line <= lines.count else { return nil }
+        let indent = mark.column - 1
+        var index = mark.line
+        while index < lines.count {
+            let line = lines[index]
+            let leading = line.prefix { $0 == " " }.count
+            let content = line.dropFirst(leading)
+            if leading < indent && !content.isEmpty && !content.hasPrefix("#") { return nil }
+            if leading == indent {
+                for candidate in [key, "\"\(key)\"", "'\(key)'"] where content.hasPrefix(candidate) {
+                    let rest = content.dropFirst(candidate.count).drop { $0 == " " }
+                    if rest.hasPrefix(":") { return (index + 1, indent + 1) }
+                }
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    private static func lineAndColumn(ofUTF8Offset offset: Int, in text: String) -> (Int, Int) {
+        var line = 1
+        var column = 1
+        var consumed = 0
+        for scalar in text.unicodeScalars {
+            if consumed >= offset { break }
+            consumed += String(scalar).utf8.count
+            if scalar == "\n" {
+                line += 1
+                column = 1
+            } else {
+                column += 1
+            }
+        }
+        return (line, column)
+    }
+
+    private static func firstForbiddenCharacter(in text: String) -> (scalar: Unicode.Scalar, line: Int, column: Int)? {
+        var line = 1
+        var column = 1
+        for scalar in text.unicodeScalars {
+            if scalar == "\n" {
+                line += 1
+                column = 1
+                continue
+            }
+            let value = scalar.value
+            let allowed = value == 0x09 || value == 0x0D || (value >= 0x20 && value != 0x7F && !(0x80...0x9F).contains(value) && value != 0xFFFE && value != 0xFFFF)
+            if !allowed { return (scalar, line, column) }
+            column += 1
+        }
+        return nil
+    }
+
+    private static func hex(_ scalar: Unicode.Scalar) -> String {
+        let digits = String(scalar.value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+}
+
+private extension Node {
+    var isMapping: Bool {
+        if case .mapping = self { return true }
+        return false
+    }
+}
