@@ -70,11 +70,13 @@ let package = Package(
         // MARK: Tests
         .testTarget(
             name: "SelfDBSpecTests",
-            dependencies: ["SelfDBSpec"]
+            dependencies: ["SelfDBSpec"],
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "SelfDBCodegenTests",
-            dependencies: ["SelfDBSpec", "SelfDBCodegen"]
+            dependencies: ["SelfDBSpec", "SelfDBCodegen"],
+            exclude: ["Reference"]
         ),
         .testTarget(
             name: "GeneratedCodeTests",

@@ -51,16 +51,14 @@ struct EndpointTranslator {
         let errorKinds = spec.errors.map { "\($0.status.value): .\($0.kind.value.rawValue)" }
         if extendsExisting {
             writer.block("extension \(name)") { writer in
-                writer.line("/// HTTP status → error kind, from the spec's `errors:`.")
-                writer.line("\(access) static let errorKinds: [Int: APIErrorKind] = [\(errorKinds.joined(separator: ", "))]")
+                emitErrorKinds(errorKinds, into: &writer)
                 emitMembers(root, client: "apiClient", into: &writer)
             }
             return
         }
         writer.documentation(spec.description ?? "The endpoints of `\(spec.file)`.")
         writer.block("\(access) struct \(name): Sendable") { writer in
-            writer.line("/// HTTP status → error kind, from the spec's `errors:`.")
-            writer.line("\(access) static let errorKinds: [Int: APIErrorKind] = [\(errorKinds.joined(separator: ", "))]")
+            emitErrorKinds(errorKinds, into: &writer)
             writer.line()
             writer.line("/// The client that sends the requests.")
             writer.line("\(access) let api: APIClient")
@@ -74,6 +72,19 @@ struct EndpointTranslator {
             }
             emitMembers(root, client: "api", into: &writer)
         }
+    }
+
+    private func emitErrorKinds(_ entries: [String], into writer: inout SwiftWriter) {
+        writer.line("/// HTTP status → error kind, from the spec's `errors:`.")
+        guard !entries.isEmpty else {
+            writer.line("\(access) static let errorKinds: [Int: APIErrorKind] = [:]")
+            return
+        }
+        writer.line("\(access) static let errorKinds: [Int: APIErrorKind] = [")
+        writer.indented { writer in
+            for entry in entries { writer.line(entry + ",") }
+        }
+        writer.line("]")
     }
 
     private func emitGroup(_ group: Group, typeName: String, parent: String, into writer: inout SwiftWriter) {

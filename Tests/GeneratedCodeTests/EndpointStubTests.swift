@@ -1,0 +1,127 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import SelfDBRuntime
+import Testing
+
+/// `NotesAPI` is generated from `notes-api.yaml`; these tests check what its functions put
+/// on the wire and how they read answers.
+@Suite struct EndpointStubTests {
+    let noteID = UUID(uuidString: "6F9619FF-8B86-D011-B42D-00C04FC964FF") ?? UUID()
+    let noteJSON = #"{"id":"6f9619ff-8b86-d011-b42d-00c04fc964ff","title":"T","color":"PURPLE","tags":[],"created_at":"2024-01-02T03:04:05Z"}"#
+
+    func api(_ replies: [RecordingTransport.Reply]) -> (NotesAPI, RecordingTransport) {
+        let transport = RecordingTransport(replies)
+        let api = NotesAPI(baseURL: URL(string: "http://127.0.0.1:9/api") ?? URL(fileURLWithPath: "/"), apiKey: "key-1", transport: transport)
+        return (api, transport)
+    }
+
+    @Test func queryParametersAreEncodedAndNilOnesLeftOut() async throws {
+        let (api, transport) = api([.init(status: 200, body: "[\(noteJSON)]")])
+        let notes = try await api.notes.list(search: "a b&c", color: .greenBlue)
+        let request = try #require(transport.lastRequest)
+        #expect(request.httpMethod == "GET")
+        #expect(request.url?.absoluteString == "http://127.0.0.1:9/api/notes?search=a%20b%26c&color=GREEN_BLUE")
+        #expect(request.value(forHTTPHeaderField: "X-API-Key") == "key-1")
+        #expect(request.value(forHTTPHeaderField: "Authorization") == nil, "optional bearer without a session sends none")
+        #expect(notes.first?.color == .unknown("PURPLE"), "unknown enum values decode instead of failing")
+        #expect(notes.first?.color.rawValue == "PURPLE")
+    }
+
+    @Test func signInKeepsTokensForBearerCalls() async throws {
+        let (api, transport) = api([
+            .init(status: 200, body: #"{"access_token":"tok-1","refresh_token":"ref-1","expires_in":60}"#),
+            .init(status: 200, body: "7"),
+            .init(status: 204, body: ""),
+        ])
+        let tokens = try await api.auth.signIn(email: "a@b.c", password: "pw")
+        #expect(tokens.accessToken == "tok-1")
+        let body = try #require(transport.requests.first?.httpBody)
+        #expect(String(decoding: body, as: UTF8.self) == #"{"email":"a@b.c","password":"pw"}"#)
+        #expect(try await api.notes.count() == 7, "a bare integer response decodes as Int")
+        #expect(transport.lastRequest?.value(forHTTPHeaderField: "Authorization") == "Bearer tok-1")
+        try await api.auth.signOut()
+        #expect(await api.api.tokenStore.load() == nil)
+    }
+
+    @Test func bearerCallsWithoutSessionFailBeforeSending() async {
+        let (api, transport) = api([])
+        await #expect(throws: SelfDBError.self) { try await api.notes.get(noteID) }
+        #expect(transport.requestCount == 0)
+    }
+
+    @Test func pathParametersAreLowercaseAndEscaped() async throws {
+        let (api, transport) = api([
+            .init(status: 200, body: #"{"path":"x","size":3}"#),
+            .init(status: 200, body: "raw bytes"),
+        ])
+        await api.api.tokenStore.save(StoredSession(accessToken: "t", refreshToken: nil, expiresAt: nil))
+        let attachment = try await api.attachments.upload(for: noteID, name: "a/b c.png", bytes: Data([1, 2, 3]))
+        #expect(attachment.size == 3)
+        let upload = try #require(transport.requests.first)
+        #expect(upload.httpMethod == "PUT")
+        #expect(upload.url?.absoluteString == "http://127.0.0.1:9/api/notes/6f9619ff-8b86-d011-b42d-00c04fc964ff/attachments/a%2Fb%20c.png")
+        #expect(upload.value(forHTTPHeaderField: "Content-Type") == "image/png")
+        #expect(upload.httpBody == Data([1, 2, 3]))
+
+        let bytes = try await api.attachments.download(path: "/docs/q 1/report.pdf")
+        #expect(bytes == Data("raw bytes".utf8))
+        #expect(transport.lastRequest?.url?.absoluteString == "http://127.0.0.1:9/api/files/docs/q%201/report.pdf")
+    }
+
+    @Test func flattenedBodiesAndDefaults() async throws {
+        let (api, transport) = api([.init(status: 201, body: noteJSON)])
+        await api.api.tokenStore.save(StoredSession(accessToken: "t", refreshToken: nil, expiresAt: nil))
+        _ = try await api.notes.create(title: "Hello")
+        let body = try #require(transport.lastRequest?.httpBody)
+        #expect(String(decoding: body, as: UTF8.self) == #"{"title":"Hello"}"#, "nil optionals are left out of bodies")
+        #expect(transport.lastRequest?.value(forHTTPHeaderField: "Content-Type") == "application/json")
+    }
+
+    @Test func errorStatusesMapToTypedErrors() async throws {
+        let (api, _) = api([
+            .init(status: 404, body: #"{"detail":"Note not found"}"#),
+            .init(status: 422, body: #"{"detail":[{"type":"missing","loc":["body","title"],"msg":"Field required","input":{}}]}"#),
+            .init(status: 503, body: #"{"error":"busy"}"#, headers: ["Retry-After": "5"]),
+            .init(status: 200, body: #"{"id":"not-a-uuid"}"#),
+        ])
+        await api.api.tokenStore.save(StoredSession(accessToken: "t", refreshToken: nil, expiresAt: nil))
+        do {
+            _ = try await api.notes.get(noteID)
+            Issue.record("expected an error")
+        } catch SelfDBError.notFound(let detail) {
+            #expect(detail == "Note not found")
+        }
+        do {
+            _ = try await api.notes.create(title: "")
+            Issue.record("expected an error")
+        } catch SelfDBError.validationFailed(let issues) {
+            #expect(issues == [ValidationIssue(type: "missing", location: ["body", "title"], message: "Field required")])
+        }
+        do {
+            try await api.notes.delete(noteID)
+            Issue.record("expected an error")
+        } catch SelfDBError.serviceUnavailable(let retryAfter, let detail) {
+            #expect(retryAfter == 5)
+            #expect(detail == "busy")
+        }
+        do {
+            _ = try await api.notes.get(noteID)
+            Issue.record("expected an error")
+        } catch SelfDBError.invalidResponse(let detail) {
+            #expect(detail.contains("Note"))
+        }
+    }
+
+    @Test func transportFailuresBecomeConnectionErrors() async {
+        let (api, _) = api([])
+        do {
+            _ = try await api.notes.list()
+            Issue.record("expected an error")
+        } catch SelfDBError.connectionError {
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+}
