@@ -15,6 +15,7 @@ let package = Package(
         .executable(name: "selfdb-codegen", targets: ["selfdb-codegen"]),
         .plugin(name: "SelfDBCodegenPlugin", targets: ["SelfDBCodegenPlugin"]),
         .plugin(name: "SelfDBCodegenCommand", targets: ["SelfDBCodegenCommand"]),
+        .plugin(name: "SelfDBValidateCommand", targets: ["SelfDBValidateCommand"]),
     ],
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.0.0"),
@@ -48,11 +49,18 @@ let package = Package(
             capability: .command(
                 intent: .custom(
                     verb: "selfdb-codegen",
-                    description: "Validate SelfDB specs, or write their generated Swift into the target's sources."
+                    description: "Write the generated Swift of each target's SelfDB specs into the target."
                 ),
                 permissions: [
                     .writeToPackageDirectory(reason: "Writes generated Swift next to the specs when asked to.")
                 ]
+            ),
+            dependencies: ["selfdb-codegen"]
+        ),
+        .plugin(
+            name: "SelfDBValidateCommand",
+            capability: .command(
+                intent: .custom(verb: "selfdb-validate", description: "Check every SelfDB spec of the package's targets.")
             ),
             dependencies: ["selfdb-codegen"]
         ),

@@ -1,0 +1,12 @@
+import Foundation
+import PackagePlugin
+
+/// `swift package selfdb-validate [--target T]… [--warnings-as-errors]`: checks every spec
+/// of the package's targets and prints `path:line:col: error: …` for each problem; fails when
+/// there are errors. Needs no permissions, so it fits a CI step as is.
+@main
+struct SelfDBValidateCommand: CommandPlugin {
+    func performCommand(context: PluginContext, arguments: [String]) async throws {
+        try SpecToolRunner.run(verb: "validate", context: context, arguments: arguments, output: nil)
+    }
+}
