@@ -60,13 +60,22 @@ enum EndpointLoader {
             return (Located(method, at: first.key.location), path)
         }
         guard let methodEntry = reader.entry(mapping, "method") else {
-            reader.error("endpoint '\(endpoint.value)' needs a method and path, e.g. 'get: /users/'", at: endpoint.location)
+            // A misspelt shorthand (`gett:`) was reported as an unknown key with its fix;
+            // saying the method is missing too would only repeat it.
+            let misspeltMethod = mapping.entries.contains { entry in
+                !keys.contains(entry.key.text) && Suggestion.closest(to: entry.key.text, in: keys).map(methodKeys.contains) == true
+            }
+            if !misspeltMethod {
+                reader.error("endpoint '\(endpoint.value)' needs a method and path, e.g. 'get: /users/'", at: endpoint.location)
+            }
             return nil
         }
         guard let methodText = reader.string(methodEntry.value, "'method'") else { return nil }
         guard let method = HTTPMethodName(rawValue: methodText.value.uppercased()) else {
             let names = HTTPMethodName.allCases.map(\.rawValue)
-            reader.error("unknown HTTP method '\(methodText.value)'\(Suggestion.didYouMean(methodText.value.uppercased(), in: names)); expected one of \(names.joined(separator: ", "))", at: methodText.location)
+            let hint = Suggestion.closest(to: methodText.value.uppercased(), in: names).map { "; did you mean '\($0)'?" }
+                ?? "; expected one of: \(names.joined(separator: ", "))"
+            reader.error("unknown HTTP method '\(methodText.value)'\(hint)", at: methodText.location)
             return nil
         }
         guard let pathEntry = reader.entry(mapping, "path") else {

@@ -103,7 +103,7 @@ struct NodeReader {
             return Located(try TypeExpressionParser.parse(text.value), at: text.location)
         } catch {
             var location = text.location
-            if case .scalar(let scalar) = node, !scalar.isQuoted { location.column += error.offset }
+            if case .scalar(let scalar) = node { location = scalar.location(ofCharacterOffset: error.offset) }
             self.error("invalid type '\(text.value)': \(error.message)", at: location)
             return nil
         }

@@ -37,7 +37,8 @@ public enum SpecLoader {
             if case .scalar(let scalar) = entry.value, scalar.text == "1" {
                 // The only version so far.
             } else {
-                reader.error("unsupported spec language version; this generator reads 'spec: 1'", at: entry.value.location)
+                let found = if case .scalar(let scalar) = entry.value { "'\(scalar.text)'" } else { entry.value.kindDescription }
+                reader.error("unsupported spec language version \(found); this generator reads 'spec: 1'", at: entry.value.location)
             }
         }
         spec.description = reader.optionalString(mapping, "description", "'description'")?.value

@@ -74,7 +74,9 @@ enum TableLoader {
         guard let text = reader.string(node, "the type of column '\(column)'") else { return nil }
         if let type = ColumnType(rawValue: text.value.lowercased()) { return Located(type, at: text.location) }
         let names = ColumnType.allCases.map(\.rawValue)
-        reader.error("unknown column type '\(text.value)'\(Suggestion.didYouMean(text.value, in: names)); SelfDB column types are \(names.joined(separator: ", "))", at: text.location)
+        let hint = Suggestion.closest(to: text.value, in: names).map { "; did you mean '\($0)'?" }
+            ?? "; SelfDB column types are \(names.joined(separator: ", "))"
+        reader.error("unknown column type '\(text.value)'\(hint)", at: text.location)
         return nil
     }
 }

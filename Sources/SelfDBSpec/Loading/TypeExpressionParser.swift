@@ -11,7 +11,9 @@ enum TypeExpressionParser {
         let type = try parser.parseType()
         parser.skipSpaces()
         if parser.index < parser.characters.count {
-            throw Failure(message: "unexpected '\(parser.characters[parser.index])' after the type '\(type)'", offset: parser.index)
+            var rest = String(parser.characters[parser.index...])
+            while rest.last == " " { rest.removeLast() }
+            throw Failure(message: "unexpected '\(rest)' after the type '\(type)'", offset: parser.index)
         }
         return type
     }
@@ -32,11 +34,13 @@ enum TypeExpressionParser {
             var type: TypeReference
             if characters[index] == "[" {
                 index += 1
+                skipSpaces()
+                let firstStart = index
                 let first = try parseType()
                 skipSpaces()
                 if index < characters.count, characters[index] == ":" {
                     guard first == .named("String") else {
-                        throw Failure(message: "map keys must be String (JSON object keys are strings), not '\(first)'", offset: index)
+                        throw Failure(message: "map keys must be String (JSON object keys are strings), not '\(first)'", offset: firstStart)
                     }
                     index += 1
                     let value = try parseType()
@@ -46,7 +50,8 @@ enum TypeExpressionParser {
                 }
                 skipSpaces()
                 guard index < characters.count, characters[index] == "]" else {
-                    throw Failure(message: "expected ']' to close '[\(type.description.dropFirst())'", offset: index)
+                    // `type` is what was read so far, printed with its closing bracket.
+                    throw Failure(message: "expected ']' to close '\(type.description.dropLast())'", offset: index)
                 }
                 index += 1
             } else {

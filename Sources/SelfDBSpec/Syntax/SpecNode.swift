@@ -18,14 +18,28 @@ public indirect enum SpecNode: Hashable, Sendable {
         public var text: String
         /// Whether the scalar was quoted (a quoted `null` or `true` is text).
         public var isQuoted: Bool
-        /// Where it starts.
+        /// Where it starts (at the opening quote of a quoted scalar).
         public var location: SourceLocation
+        /// The column of the text's first character when the text stands verbatim on one
+        /// source line (no escapes, no line folding), so that an offset into the text is an
+        /// offset in the line; `nil` when it does not.
+        public var textColumn: Int?
 
         /// Creates a scalar.
-        public init(text: String, isQuoted: Bool, location: SourceLocation) {
+        public init(text: String, isQuoted: Bool, location: SourceLocation, textColumn: Int? = nil) {
             self.text = text
             self.isQuoted = isQuoted
             self.location = location
+            self.textColumn = textColumn
+        }
+
+        /// The location of the character `offset` characters into the text: exact when the
+        /// text stands verbatim in the source, the scalar's start otherwise.
+        public func location(ofCharacterOffset offset: Int) -> SourceLocation {
+            guard let textColumn else { return location }
+            var result = location
+            result.column = textColumn + String(text.prefix(max(0, offset))).unicodeScalars.count
+            return result
         }
     }
 

@@ -37,19 +37,20 @@ public enum YAMLReader {
             ])
         }
         var diagnostics: [Diagnostic] = []
-        let root = convert(node, file: file, diagnostics: &diagnostics)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let root = convert(node, file: file, lines: lines, diagnostics: &diagnostics)
         return Result(root: root, diagnostics: diagnostics)
     }
 
     // MARK: - Conversion
 
-    private static func convert(_ node: Node, file: String, diagnostics: inout [Diagnostic]) -> SpecNode {
+    private static func convert(_ node: Node, file: String, lines: [Substring], diagnostics: inout [Diagnostic]) -> SpecNode {
         let location = self.location(node.mark, file: file)
         switch node {
         case .scalar(let scalar):
             let quoted = scalar.style == .singleQuoted || scalar.style == .doubleQuoted
                 || scalar.style == .literal || scalar.style == .folded
-            return .scalar(.init(text: scalar.string, isQuoted: quoted, location: location))
+            return .scalar(.init(text: scalar.string, isQuoted: quoted, location: location, textColumn: textColumn(of: scalar, lines: lines)))
         case .mapping(let mapping):
             var entries: [SpecNode.Entry] = []
             for (key, value) in mapping {
@@ -57,17 +58,42 @@ public enum YAMLReader {
                     diagnostics.append(.error("mapping keys must be plain names, not \(key.isMapping ? "mappings" : "sequences")", at: self.location(key.mark, file: file)))
                     continue
                 }
-                let keyNode = SpecNode.Scalar(text: keyScalar.string, isQuoted: keyScalar.style == .singleQuoted || keyScalar.style == .doubleQuoted, location: self.location(key.mark, file: file))
-                entries.append(.init(key: keyNode, value: convert(value, file: file, diagnostics: &diagnostics)))
+                let keyNode = SpecNode.Scalar(text: keyScalar.string, isQuoted: keyScalar.style == .singleQuoted || keyScalar.style == .doubleQuoted, location: self.location(key.mark, file: file), textColumn: textColumn(of: keyScalar, lines: lines))
+                entries.append(.init(key: keyNode, value: convert(value, file: file, lines: lines, diagnostics: &diagnostics)))
             }
             return .mapping(.init(entries: entries, location: location))
         case .sequence(let sequence):
-            return .sequence(.init(items: sequence.map { convert($0, file: file, diagnostics: &diagnostics) }, location: location))
+            return .sequence(.init(items: sequence.map { convert($0, file: file, lines: lines, diagnostics: &diagnostics) }, location: location))
         case .alias:
             // Yams dereferences aliases while composing; an alias node reaching us is unexpected.
             diagnostics.append(.error("unresolved YAML alias", at: location))
             return .scalar(.init(text: "", isQuoted: false, location: location))
         }
+    }
+
+    /// Where the scalar's text starts on its line, when the line holds it verbatim: plain,
+    /// or quoted without escapes, and not folded over several lines. Checking against the
+    /// source keeps this exact whatever line breaks and escapes libyaml saw.
+    private static func textColumn(of scalar: Node.Scalar, lines: [Substring]) -> Int? {
+        guard let mark = scalar.mark, mark.line >= 1, mark.line <= lines.count, mark.column >= 1 else { return nil }
+        let quote: Unicode.Scalar?
+        switch scalar.style {
+        case .plain, .any: quote = nil
+        case .singleQuoted: quote = "'"
+        case .doubleQuoted: quote = "\""
+        case .literal, .folded: return nil
+        }
+        let source = Array(lines[mark.line - 1].unicodeScalars)
+        var start = mark.column - 1
+        if let quote {
+            guard start < source.count, source[start] == quote else { return nil }
+            start += 1
+        }
+        let text = Array(scalar.string.unicodeScalars)
+        let end = start + text.count
+        guard end <= source.count, source[start..<end].elementsEqual(text) else { return nil }
+        if let quote, !(end < source.count && source[end] == quote) { return nil }
+        return start + 1
     }
 
     private static func location(_ mark: Mark?, file: String) -> SourceLocation {
@@ -82,8 +108,13 @@ public enum YAMLReader {
              .parser(let context, let problem, let mark, _),
              .composer(let context, let problem, let mark, _):
             var message = "invalid YAML: \(problem)"
-            if let context, !context.text.isEmpty {
+            // The context only helps when it points somewhere else ("while parsing a flow
+            // mapping" names the unclosed '{').
+            if let context, !context.text.isEmpty, context.mark.line != mark.line || context.mark.column != mark.column {
                 message += " (\(context.text) at line \(context.mark.line), column \(context.mark.column))"
+            }
+            if character(atLine: mark.line, column: mark.column, in: text) == "\t" {
+                message += "; YAML indentation must use spaces, not tabs"
             }
             return .error(message, at: SourceLocation(file: file, line: mark.line, column: mark.column))
         case .reader(let problem, let offset, _, _):
@@ -124,6 +155,14 @@ public enum YAMLReader {
             index += 1
         }
         return nil
+    }
+
+    private static func character(atLine line: Int, column: Int, in text: String) -> Unicode.Scalar? {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard line >= 1, line <= lines.count, column >= 1 else { return nil }
+        let scalars = lines[line - 1].unicodeScalars
+        guard column <= scalars.count else { return nil }
+        return scalars[scalars.index(scalars.startIndex, offsetBy: column - 1)]
     }
 
     private static func lineAndColumn(ofUTF8Offset offset: Int, in text: String) -> (Int, Int) {

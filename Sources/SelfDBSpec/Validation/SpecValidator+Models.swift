@@ -22,7 +22,7 @@ extension SpecValidator {
                 swiftNames[field.swiftName.value] = field.key.location
             }
             if let first = wireNames[field.wireName] {
-                error("field '\(field.key.value)' travels as '\(field.wireName)' like the field at line \(first.line)", at: field.key.location)
+                error("field '\(field.key.value)' travels as '\(field.wireName)' like the field at line \(first.line); set 'wire:' on one of them", at: field.key.location)
             } else {
                 wireNames[field.wireName] = field.key.location
             }
@@ -40,7 +40,7 @@ extension SpecValidator {
 
     private mutating func checkEnum(_ enumeration: EnumModel, in model: String) {
         var values: [String: SourceLocation] = [:]
-        var cases: [String: SourceLocation] = [:]
+        var cases: [String: Located<String>] = [:]
         for item in enumeration.cases {
             if let first = values[item.value.value] {
                 error("duplicate value '\(item.value.value)' in enum '\(model)'; first listed at line \(first.line)", at: item.value.location)
@@ -52,9 +52,9 @@ extension SpecValidator {
                 error("enum case name 'unknown' is reserved for values the spec does not list; map the value to another name, e.g. '\(item.value.value): unknownValue'", at: item.value.location)
             }
             if let first = cases[item.swiftName.value] {
-                error("values '\(item.value.value)' and the one at line \(first.line) both become case '\(item.swiftName.value)'; use the mapping form 'VALUE: caseName' to name them", at: item.value.location)
+                error("enum values '\(first.value)' and '\(item.value.value)' both become case '\(item.swiftName.value)'; use the mapping form 'VALUE: caseName' to name them", at: item.value.location)
             } else {
-                cases[item.swiftName.value] = item.value.location
+                cases[item.swiftName.value] = item.value
             }
         }
     }

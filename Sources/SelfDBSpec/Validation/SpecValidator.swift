@@ -40,13 +40,17 @@ public struct SpecValidator {
         error("unknown type '\(name)'\(hint)", at: type.location)
     }
 
-    /// Reports a name that cannot be a Swift identifier.
-    mutating func checkIdentifier(_ name: Located<String>, _ what: String, allowKeywords: Bool = false) {
+    /// Reports a name that cannot be a Swift identifier; returns whether it can.
+    @discardableResult
+    mutating func checkIdentifier(_ name: Located<String>, _ what: String, allowKeywords: Bool = false) -> Bool {
         if !SwiftNames.isIdentifierShape(name.value) {
             error("\(what) '\(name.value)' is not a valid Swift identifier", at: name.location)
+            return false
         } else if !allowKeywords, SwiftNames.keywords.contains(name.value) {
             error("\(what) '\(name.value)' is a Swift keyword; choose another name", at: name.location)
+            return false
         }
+        return true
     }
 
     private mutating func checkTypeNames() {
@@ -58,7 +62,8 @@ public struct SpecValidator {
                 continue
             }
             seen[name.value] = name.location
-            checkIdentifier(name, "type name")
+            // One finding per name: a keyword needs renaming, not also capitalising.
+            guard checkIdentifier(name, "type name") else { continue }
             if BuiltinType(rawValue: name.value) != nil || SwiftNames.reservedTypeNames.contains(name.value) {
                 error("type name '\(name.value)' is reserved: it would shadow a type the generated code uses", at: name.location)
             } else if let first = name.value.first, first.isLowercase {
