@@ -23,8 +23,16 @@ struct SelfDBCodegenPlugin: BuildToolPlugin {
         ["yaml", "yml"].contains(url.pathExtension) && !url.lastPathComponent.hasPrefix(".")
     }
 
-    func commands(specs: [URL], tool: URL, workDirectory: URL, packageDirectory: URL) -> [Command] {
+    func commands(specs: [URL], tool: URL, workDirectory: URL, packageDirectory: URL) throws -> [Command] {
         let outputDirectory = workDirectory.appendingPathComponent("Generated")
+        var names: [String: URL] = [:]
+        for spec in specs {
+            let outputName = spec.deletingPathExtension().lastPathComponent + ".generated.swift"
+            if let other = names[outputName] {
+                throw PluginError("specs \(other.path) and \(spec.path) would both generate \(outputName); rename one (a module's Swift file names must be unique)")
+            }
+            names[outputName] = spec
+        }
         return specs.sorted { $0.path < $1.path }.map { spec in
             let outputName = spec.deletingPathExtension().lastPathComponent + ".generated.swift"
             return .buildCommand(
@@ -52,3 +60,8 @@ extension SelfDBCodegenPlugin: XcodeBuildToolPlugin {
     }
 }
 #endif
+
+struct PluginError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -73,4 +73,25 @@ import Testing
         #expect(text.contains("TableColumnDefinition(.done, .boolean, nullable: true, default: .bool(false))"))
         #expect(text.contains("var id: Foundation.UUID\n"), "the primary key is never optional")
     }
+
+    @Test func bytesThroughAnAliasStayRawBytes() throws {
+        let text = try generate("""
+        models:
+          Blob: { alias: Bytes }
+        endpoints:
+          files.put:
+            put: /f
+            params: { body: { in: body, type: Blob, contentType: image/png } }
+            returns: Blob
+        """)
+        #expect(text.contains("body: .bytes(body, contentType: \"image/png\")"))
+        #expect(text.contains("sendForBytes("))
+    }
+
+    @Test func defaultClientNameFollowsTheOutputFileStem() throws {
+        let output = SpecCompiler.compile("endpoints:\n  a.b: { get: /x, returns: Int }\n", file: "Specs/notes.v2.yaml")
+        let spec = try #require(output.spec)
+        #expect(spec.client?.name.value == "NotesV2API")
+        #expect(CodeGenerator.generate(spec).name == "notes.v2.generated.swift")
+    }
 }

@@ -70,8 +70,9 @@ struct FunctionTranslator {
             arguments.append(["body: \(bodyExpression(body))"])
         }
         let returned = endpoint.returns?.value
-        let decodes = returned != nil && returned != .named(BuiltinType.bytes.rawValue)
-        writer.line("try await \(client).\(returned == .named(BuiltinType.bytes.rawValue) ? "sendForBytes" : "send")(")
+        let returnsBytes = returned.map(types.isBytes) ?? false
+        let decodes = returned != nil && !returnsBytes
+        writer.line("try await \(client).\(returnsBytes ? "sendForBytes" : "send")(")
         writer.indented { writer in
             writer.line("APIRequest(")
             writer.indented { writer in
@@ -90,7 +91,7 @@ struct FunctionTranslator {
 
     private func bodyExpression(_ parameter: ParameterDeclaration) -> String {
         let name = SwiftNamesRendering.member(parameter.swiftName.value)
-        if types.declaration(of: parameter.type.value) == nil, parameter.type.value.nonOptional == .named(BuiltinType.bytes.rawValue) {
+        if types.isBytes(parameter.type.value) {
             let contentType = parameter.contentType ?? "application/octet-stream"
             return ".bytes(\(name), contentType: \(contentType.swiftLiteral))"
         }

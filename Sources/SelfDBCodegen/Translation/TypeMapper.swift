@@ -27,6 +27,23 @@ struct TypeMapper {
         }
     }
 
+    /// The type with aliases replaced.
+    func resolved(_ type: TypeReference) -> TypeReference {
+        var current = type
+        for _ in 0..<32 {
+            guard case .named(let name) = current.nonOptional,
+                  let model = spec.models.first(where: { $0.name.value == name }),
+                  case .alias(let target) = model.kind else { return current }
+            current = current.isOptional && !target.value.isOptional ? .optional(target.value) : target.value
+        }
+        return current
+    }
+
+    /// Whether `type` is raw bytes (possibly through aliases).
+    func isBytes(_ type: TypeReference) -> Bool {
+        resolved(type).nonOptional == .named(BuiltinType.bytes.rawValue)
+    }
+
     /// The declaration behind a named type, following aliases.
     func declaration(of type: TypeReference) -> ModelDeclaration? {
         var current = type.nonOptional

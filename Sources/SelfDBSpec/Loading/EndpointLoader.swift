@@ -55,6 +55,9 @@ enum EndpointLoader {
             if let explicit = reader.entry(mapping, "method") {
                 reader.error("endpoint '\(endpoint.value)' has both '\(first.key.text):' and 'method:'; use one", at: explicit.key.location)
             }
+            if let explicitPath = reader.entry(mapping, "path") {
+                reader.error("endpoint '\(endpoint.value)' has both '\(first.key.text): <path>' and 'path:'; use one", at: explicitPath.key.location)
+            }
             guard let method = HTTPMethodName(rawValue: first.key.text.uppercased()),
                   let path = reader.string(first.value, "the path of '\(endpoint.value)'") else { return nil }
             return (Located(method, at: first.key.location), path)

@@ -14,6 +14,15 @@ enum ModelLoader {
         if shapes.count > 1, let second = reader.entry(mapping, shapes[1]) {
             reader.error("model '\(name.value)' has both '\(shapes[0])' and '\(shapes[1])'; a model is a struct ('fields'), an enum ('enum') or an alias ('alias')", at: second.key.location)
         }
+        if reader.entry(mapping, "fields") == nil {
+            // `wire` and `conforms` shape struct models only; ignoring them silently would
+            // leave the writer believing they took effect.
+            for key in ["wire", "conforms"] {
+                if let entry = reader.entry(mapping, key) {
+                    reader.error("'\(key)' applies to struct models ('fields') only", at: entry.key.location)
+                }
+            }
+        }
         if let aliasEntry = reader.entry(mapping, "alias") {
             guard let type = reader.typeReference(aliasEntry.value, "'alias'") else { return empty }
             return ModelDeclaration(name: name, description: description, kind: .alias(type))
@@ -101,9 +110,16 @@ enum ModelLoader {
         case .scalar:
             reader.error("'enum' of '\(model)' must list its values, e.g. [USER, ADMIN]", at: node.location)
         }
-        if cases.isEmpty, case .sequence = node {
+        if cases.isEmpty, !(node.isScalar) {
             reader.error("enum '\(model)' has no values", at: node.location)
         }
         return EnumModel(cases: cases)
+    }
+}
+
+private extension SpecNode {
+    var isScalar: Bool {
+        if case .scalar = self { return true }
+        return false
     }
 }

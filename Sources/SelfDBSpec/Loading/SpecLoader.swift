@@ -70,8 +70,10 @@ public enum SpecLoader {
         if spec.client == nil, let first = spec.endpoints.first {
             // Endpoints need a root type; name it after the file so a small spec needs no
             // boilerplate (`billing.yaml` → `BillingAPI`).
+            // The same stem the output file takes (`notes.v2.yaml` → `NotesV2API` in
+            // `notes.v2.generated.swift`).
             let base = file.split(separator: "/").last.map(String.init) ?? file
-            let stem = base.split(separator: ".").first.map(String.init) ?? base
+            let stem = base.hasSuffix(".yaml") || base.hasSuffix(".yml") ? String(base[..<(base.lastIndex(of: ".") ?? base.endIndex)]) : base
             let name = NameConversion.upperCamelCase(stem) + "API"
             spec.client = Spec.ClientOptions(name: Located(name, at: first.name.location), extendsExistingType: false)
         }

@@ -22,8 +22,6 @@ enum TableLoader {
                 }
                 columns.append(loaded.column)
             }
-        } else if reader.entry(mapping, "columns") == nil {
-            reader.error("table model '\(name.value)' needs 'columns'", at: name.location)
         }
         return TableDeclaration(
             name: name,

@@ -2,6 +2,9 @@ extension SpecValidator {
     mutating func checkClient() {
         guard let client = spec.client else { return }
         checkIdentifier(client.name, "client name")
+        if !client.extendsExistingType, let model = (spec.models.map(\.name) + spec.tables.map(\.name)).first(where: { $0.value == client.name.value }) {
+            error("client name '\(client.name.value)' is also a type declared at line \(model.location.line); the endpoint root needs a name of its own", at: client.name.location)
+        }
         if spec.endpoints.isEmpty {
             warning("'client' is set but the spec has no endpoints", at: client.name.location)
         }
@@ -15,8 +18,18 @@ extension SpecValidator {
             checkPath(endpoint)
             checkParameters(endpoint)
             if let returns = endpoint.returns { checkResolves(returns) }
-            if let session = endpoint.session, session != .signOut, endpoint.returns == nil {
-                error("endpoint '\(endpoint.name.value)' has 'session: \(session.rawValue)' but no 'returns' to take the tokens from", at: endpoint.name.location)
+            if let session = endpoint.session, session != .signOut {
+                if let returns = endpoint.returns {
+                    let conforms = types.structure(returns.value)?.conformances.contains { $0.value == "SessionTokens" } ?? false
+                    if !conforms {
+                        error("'session: \(session.rawValue)' needs a 'returns' model that lists 'SessionTokens' under 'conforms', so the client can keep the tokens; '\(returns.value)' does not", at: returns.location)
+                    }
+                } else {
+                    error("endpoint '\(endpoint.name.value)' has 'session: \(session.rawValue)' but no 'returns' to take the tokens from", at: endpoint.name.location)
+                }
+            }
+            if endpoint.method.value == .head, let returns = endpoint.returns {
+                error("HEAD responses have no body; remove 'returns'", at: returns.location)
             }
         }
         // A group's Swift type must not shadow a model: inside the group the model's name
@@ -26,6 +39,9 @@ extension SpecValidator {
             let typeName = NameConversion.upperCamelCase(group.split(separator: ".").last.map(String.init) ?? group)
             if let model = declared[typeName] {
                 error("endpoint group '\(group)' becomes the Swift type '\(typeName)', which is also a type declared at line \(model.line); rename one", at: location)
+            } else if BuiltinType(rawValue: typeName) != nil || (SwiftNames.reservedTypeNames.contains(typeName) && typeName != "Data" && typeName != "Date") {
+                // `Data` and `Date` are safe: generated code spells Foundation's as `Foundation.Data`.
+                error("endpoint group '\(group)' becomes the Swift type '\(typeName)', which would shadow the type of that name inside the group; rename the group", at: location)
             }
         }
     }
@@ -74,6 +90,10 @@ extension SpecValidator {
         let declared = endpoint.parameters.filter { $0.location == .path }
         for (index, segment) in template.segments.enumerated() {
             guard case .parameter(let name, let rest) = segment else { continue }
+            if !name.unicodeScalars.allSatisfy({ $0 == "_" || ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) }) {
+                error("path parameter '{\(name)}' must be a name of letters, digits and '_'", at: path.location)
+                continue
+            }
             if !seen.insert(name).inserted {
                 error("path parameter '{\(name)}' appears twice in '\(path.value)'", at: path.location)
             }
@@ -124,6 +144,9 @@ extension SpecValidator {
                 if bodies == 2 {
                     error("endpoint '\(endpoint.name.value)' has more than one body parameter", at: parameter.key.location)
                 }
+                if parameter.type.value.isOptional {
+                    error("body parameter '\(parameter.key.value)' cannot be optional; make the body model's fields optional instead", at: parameter.type.location)
+                }
                 if endpoint.method.value == .get || endpoint.method.value == .head {
                     error("\(endpoint.method.value.rawValue) requests cannot carry a body", at: parameter.key.location)
                 }
@@ -137,7 +160,7 @@ extension SpecValidator {
                     checkIdentifier(parameter.swiftName, "parameter name")
                     claim(parameter.swiftName.value, at: parameter.key.location, validator: &self)
                 }
-                if parameter.contentType != nil, types.resolved(parameter.type.value).nonOptional != .named("Bytes") {
+                if parameter.contentType != nil, types.resolved(parameter.type.value).nonOptional != .named(BuiltinType.bytes.rawValue) {
                     error("'contentType' applies to raw 'Bytes' bodies only; JSON bodies are sent as application/json", at: parameter.key.location)
                 }
             }

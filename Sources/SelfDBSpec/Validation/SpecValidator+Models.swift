@@ -1,4 +1,7 @@
 extension SpecValidator {
+    /// Members every generated enum has.
+    static let generatedEnumMembers: Set<String> = ["rawValue", "knownCases", "hashValue", "init"]
+
     mutating func checkModel(_ model: ModelDeclaration) {
         switch model.kind {
         case .alias(let target):
@@ -50,6 +53,8 @@ extension SpecValidator {
             checkIdentifier(item.swiftName, "enum case name", allowKeywords: true)
             if item.swiftName.value == "unknown" {
                 error("enum case name 'unknown' is reserved for values the spec does not list; map the value to another name, e.g. '\(item.value.value): unknownValue'", at: item.value.location)
+            } else if Self.generatedEnumMembers.contains(item.swiftName.value) {
+                error("enum case name '\(item.swiftName.value)' would clash with the generated member of the same name; map the value to another name, e.g. '\(item.value.value): \(item.swiftName.value)Value'", at: item.value.location)
             }
             if let first = cases[item.swiftName.value] {
                 error("enum values '\(first.value)' and '\(item.value.value)' both become case '\(item.swiftName.value)'; use the mapping form 'VALUE: caseName' to name them", at: item.value.location)
@@ -63,7 +68,7 @@ extension SpecValidator {
     mutating func checkDefault(_ literal: Located<LiteralValue>, for type: TypeReference, field: String) {
         let resolved = types.resolved(type)
         if literal.value == .null {
-            if !resolved.isOptional {
+            if !resolved.isOptional, resolved != .named(BuiltinType.json.rawValue) {
                 error("default of '\(field)' is null but its type '\(type)' is not optional", at: literal.location)
             }
             return

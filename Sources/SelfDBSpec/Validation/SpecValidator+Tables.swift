@@ -10,7 +10,7 @@ extension SpecValidator {
             error("table name '\(tableName.value)' is reserved by SelfDB; choose another 'table:' name", at: tableName.location)
         }
         if table.columns.isEmpty {
-            error("table model '\(table.name.value)' has no columns", at: table.name.location)
+            error("table model '\(table.name.value)' has no columns; list them under 'columns:'", at: table.name.location)
         }
         var swiftNames: [String: SourceLocation] = [:]
         var columnNames: [String: SourceLocation] = [:]
@@ -30,7 +30,8 @@ extension SpecValidator {
                 swiftNames[column.swiftName.value] = column.name.location
             }
             if let defaultValue = column.defaultValue, let type = column.type {
-                let swiftType: TypeReference = column.nullable ? .optional(.named(type.value.swiftType.rawValue)) : .named(type.value.swiftType.rawValue)
+                let isKey = column.name.value == table.primaryKey?.value
+                let swiftType: TypeReference = column.nullable && !isKey ? .optional(.named(type.value.swiftType.rawValue)) : .named(type.value.swiftType.rawValue)
                 checkDefault(defaultValue, for: swiftType, field: column.name.value)
             }
         }
