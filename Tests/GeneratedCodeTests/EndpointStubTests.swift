@@ -11,10 +11,15 @@ import Testing
     let noteID = UUID(uuidString: "6F9619FF-8B86-D011-B42D-00C04FC964FF") ?? UUID()
     let noteJSON = #"{"id":"6f9619ff-8b86-d011-b42d-00c04fc964ff","title":"T","color":"PURPLE","tags":[],"created_at":"2024-01-02T03:04:05Z"}"#
 
-    func api(_ replies: [RecordingTransport.Reply]) -> (NotesAPI, RecordingTransport) {
+    func api(_ replies: [RecordingTransport.Reply], retry: RetryPolicy = .none) -> (NotesAPI, RecordingTransport) {
         let transport = RecordingTransport(replies)
-        let api = NotesAPI(baseURL: URL(string: "http://127.0.0.1:9/api") ?? URL(fileURLWithPath: "/"), apiKey: "key-1", transport: transport)
-        return (api, transport)
+        let configuration = APIClient.Configuration(
+            baseURL: URL(string: "http://127.0.0.1:9/api") ?? URL(fileURLWithPath: "/"),
+            apiKey: "key-1",
+            errorKinds: NotesAPI.errorKinds,
+            retryPolicy: retry
+        )
+        return (NotesAPI(api: APIClient(configuration: configuration, transport: transport)), transport)
     }
 
     @Test func queryParametersAreEncodedAndNilOnesLeftOut() async throws {
@@ -123,5 +128,39 @@ import Testing
         } catch {
             Issue.record("unexpected \(error)")
         }
+    }
+
+    @Test func idempotentRequestsAreRetriedOnServiceUnavailable() async throws {
+        let (api, transport) = api([
+            .init(status: 503, body: #"{"detail":"busy"}"#, headers: ["Retry-After": "0"]),
+            .init(status: 429, body: #"{"detail":"slow down"}"#, headers: ["Retry-After": "0"]),
+            .init(status: 200, body: "3"),
+        ], retry: RetryPolicy(maxAttempts: 3, baseDelay: 0))
+        await api.api.tokenStore.save(StoredSession(accessToken: "t", refreshToken: nil, expiresAt: nil))
+        #expect(try await api.notes.count() == 3)
+        #expect(transport.requestCount == 3)
+    }
+
+    @Test func postsAreNeverRetried() async throws {
+        let (api, transport) = api([
+            .init(status: 503, body: #"{"detail":"busy"}"#, headers: ["Retry-After": "0"]),
+            .init(status: 201, body: noteJSON),
+        ], retry: RetryPolicy(maxAttempts: 3, baseDelay: 0))
+        await api.api.tokenStore.save(StoredSession(accessToken: "t", refreshToken: nil, expiresAt: nil))
+        await #expect(throws: SelfDBError.self) { _ = try await api.notes.create(title: "once") }
+        #expect(transport.requestCount == 1, "a POST that may have reached the server is not sent again")
+    }
+
+    @Test func retriesGiveUpAfterMaxAttempts() async throws {
+        let busy = RecordingTransport.Reply(status: 503, body: #"{"detail":"busy"}"#, headers: ["Retry-After": "0"])
+        let (api, transport) = api([busy, busy, busy, busy], retry: RetryPolicy(maxAttempts: 3, baseDelay: 0))
+        await api.api.tokenStore.save(StoredSession(accessToken: "t", refreshToken: nil, expiresAt: nil))
+        do {
+            _ = try await api.notes.count()
+            Issue.record("expected an error")
+        } catch SelfDBError.serviceUnavailable(let retryAfter, _) {
+            #expect(retryAfter == 0)
+        }
+        #expect(transport.requestCount == 3)
     }
 }

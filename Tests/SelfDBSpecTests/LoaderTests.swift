@@ -269,7 +269,7 @@ struct LoaderTests {
         #expect(spec.access == .public)
         #expect(spec.client?.name.value == "SelfDB")
         #expect(spec.client?.extendsExistingType == true)
-        #expect(spec.models.count == 34)
+        #expect(spec.models.count == 33)
         #expect(spec.endpoints.count == 39)
         #expect(spec.tables.isEmpty)
         #expect(spec.errors.count == 11)

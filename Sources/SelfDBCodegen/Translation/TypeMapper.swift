@@ -19,6 +19,7 @@ struct TypeMapper {
             case .url: "Foundation.URL"
             case .bytes: "Foundation.Data"
             case .json: "JSONValue"
+            case .sortDirection: "SortDirection"
             case nil: name
             }
         case .optional(let wrapped): swiftType(wrapped) + "?"
@@ -63,6 +64,9 @@ struct TypeMapper {
         if case .enumeration(let enumeration) = declaration(of: type)?.kind, case .string(let text) = value,
            let match = enumeration.cases.first(where: { $0.value.value == text }) {
             return "." + SwiftNamesRendering.member(match.swiftName.value)
+        }
+        if type.nonOptional == .named(BuiltinType.sortDirection.rawValue), case .string(let text) = value {
+            return "." + text
         }
         if type.nonOptional == .named(BuiltinType.json.rawValue) {
             switch value {

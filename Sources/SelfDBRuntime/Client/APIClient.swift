@@ -17,29 +17,51 @@ public final class APIClient: Sendable {
         public var errorKinds: [Int: APIErrorKind]
         /// Headers added to every request (e.g. an app version).
         public var additionalHeaders: [String: String]
+        /// When to send a failed idempotent request again.
+        public var retryPolicy: RetryPolicy
+        /// Refresh this long before the access token's known expiry, sparing a 401 round trip.
+        public var refreshLeeway: TimeInterval
 
         /// Creates a configuration.
-        public init(baseURL: URL, apiKey: String? = nil, errorKinds: [Int: APIErrorKind] = [:], additionalHeaders: [String: String] = [:]) {
+        public init(baseURL: URL, apiKey: String? = nil, errorKinds: [Int: APIErrorKind] = [:], additionalHeaders: [String: String] = [:], retryPolicy: RetryPolicy = RetryPolicy(), refreshLeeway: TimeInterval = 10) {
             self.baseURL = baseURL
             self.apiKey = apiKey
             self.errorKinds = errorKinds
             self.additionalHeaders = additionalHeaders
+            self.retryPolicy = retryPolicy
+            self.refreshLeeway = refreshLeeway
         }
     }
+
+    /// Exchanges a refresh token for a new session, using the client (the API's own refresh
+    /// endpoint). Without one, an expired session simply fails with `authenticationError`.
+    public typealias Refresher = @Sendable (_ client: APIClient, _ refreshToken: String) async throws -> StoredSession
 
     /// The settings this client was made with.
     public let configuration: Configuration
     /// Where the signed-in session lives.
     public let tokenStore: any TokenStore
     private let transport: any HTTPTransport
+    private let refresher: Refresher?
+    private let sessions: SessionCoordinator
     private let decoder = JSONCoding.makeDecoder()
     private let encoder = JSONCoding.makeEncoder()
 
     /// Creates a client.
-    public init(configuration: Configuration, transport: any HTTPTransport = URLSessionTransport(), tokenStore: any TokenStore = InMemoryTokenStore()) {
+    public init(configuration: Configuration, transport: any HTTPTransport = URLSessionTransport(), tokenStore: any TokenStore = InMemoryTokenStore(), refresher: Refresher? = nil) {
         self.configuration = configuration
         self.transport = transport
         self.tokenStore = tokenStore
+        self.refresher = refresher
+        self.sessions = SessionCoordinator(store: tokenStore)
+    }
+
+    /// Names resolved to ids by hand-written helpers (e.g. table names), kept per client.
+    public let resolvedIDs = IDCache()
+
+    /// The signed-in session, if any.
+    public var session: StoredSession? {
+        get async { await tokenStore.load() }
     }
 
     // MARK: - Calls used by generated code
@@ -81,27 +103,66 @@ public final class APIClient: Sendable {
     // MARK: - Sending
 
     private func perform(_ request: APIRequest) async throws -> Data {
-        let urlRequest = try await makeURLRequest(request)
-        let data: Data
-        let response: HTTPURLResponse
-        do {
-            (data, response) = try await transport.send(urlRequest)
-        } catch let error as SelfDBError {
-            throw error
-        } catch {
-            throw SelfDBError.connectionError(error)
+        var attempt = 0
+        var refreshed = false
+        while true {
+            attempt += 1
+            let token = try await accessToken(for: request)
+            let urlRequest = try makeURLRequest(request, accessToken: token)
+            let data: Data
+            let response: HTTPURLResponse
+            do {
+                (data, response) = try await transport.send(urlRequest)
+            } catch {
+                if error is CancellationError { throw error }
+                if request.isIdempotent, attempt < configuration.retryPolicy.maxAttempts {
+                    try await Task.sleep(for: .seconds(configuration.retryPolicy.delay(afterAttempt: attempt, retryAfter: nil)))
+                    continue
+                }
+                throw SelfDBError.connectionError(error)
+            }
+            let status = response.statusCode
+            // An expired token: refresh once (single-flight) and send again. A request that
+            // manages the session itself is never retried this way.
+            if status == 401, let token, !refreshed, request.session == nil, let refresher {
+                refreshed = true
+                _ = try await sessions.refresh(replacing: token) { refreshToken in try await refresher(self, refreshToken) }
+                continue
+            }
+            if configuration.retryPolicy.retryableStatuses.contains(status), request.isIdempotent, attempt < configuration.retryPolicy.maxAttempts {
+                let retryAfter = RetryPolicy.parseRetryAfter(response.value(forHTTPHeaderField: "Retry-After"))
+                try await Task.sleep(for: .seconds(configuration.retryPolicy.delay(afterAttempt: attempt, retryAfter: retryAfter)))
+                continue
+            }
+            if request.session == .signOut {
+                await tokenStore.save(nil)
+            }
+            guard (200..<300).contains(status) else {
+                throw ErrorResponseMapper.error(status: status, body: data, headers: response, kinds: configuration.errorKinds)
+            }
+            return data
         }
-        if request.session == .signOut {
-            await tokenStore.save(nil)
-        }
-        guard (200..<300).contains(response.statusCode) else {
-            throw ErrorResponseMapper.error(status: response.statusCode, body: data, headers: response, kinds: configuration.errorKinds)
-        }
-        return data
     }
 
-    /// The URL request for `request`, with credentials.
-    public func makeURLRequest(_ request: APIRequest) async throws -> URLRequest {
+    /// The bearer token to send with `request`: none for key-only requests, the stored one
+    /// otherwise, refreshed first when it is known to be about to expire.
+    private func accessToken(for request: APIRequest) async throws -> String? {
+        guard request.auth == .bearer || request.auth == .optionalBearer else { return nil }
+        guard var session = await tokenStore.load() else {
+            if request.auth == .bearer {
+                throw SelfDBError.authenticationError("\(request.method.rawValue) \(request.path) needs a signed-in user; call auth.login first")
+            }
+            return nil
+        }
+        if let expiresAt = session.expiresAt, expiresAt.timeIntervalSinceNow < configuration.refreshLeeway,
+           session.refreshToken != nil, let refresher {
+            session = try await sessions.refresh(replacing: session.accessToken) { refreshToken in try await refresher(self, refreshToken) }
+        }
+        return session.accessToken
+    }
+
+    /// The URL request for `request`, with the API key and `accessToken` when its auth needs them.
+    public func makeURLRequest(_ request: APIRequest, accessToken: String?) throws -> URLRequest {
         guard var components = URLComponents(url: configuration.baseURL, resolvingAgainstBaseURL: false) else {
             throw SelfDBError.invalidArgument("invalid base URL \(configuration.baseURL)")
         }
@@ -122,18 +183,8 @@ public final class APIClient: Sendable {
         if request.auth != .none, let apiKey = configuration.apiKey {
             urlRequest.setValue(apiKey, forHTTPHeaderField: "X-API-Key")
         }
-        switch request.auth {
-        case .bearer:
-            guard let session = await tokenStore.load() else {
-                throw SelfDBError.authenticationError("\(request.method.rawValue) \(request.path) needs a signed-in user; call auth.login first")
-            }
-            urlRequest.setValue("Bearer \(session.accessToken)", forHTTPHeaderField: "Authorization")
-        case .optionalBearer:
-            if let session = await tokenStore.load() {
-                urlRequest.setValue("Bearer \(session.accessToken)", forHTTPHeaderField: "Authorization")
-            }
-        case .none, .apiKey:
-            break
+        if let accessToken {
+            urlRequest.setValue("Bearer \(accessToken)", forHTTPHeaderField: "Authorization")
         }
         switch request.body {
         case .none:

@@ -8,7 +8,7 @@ enum ErrorResponseMapper {
     static func error(status: Int, body: Data, headers: HTTPURLResponse, kinds: [Int: APIErrorKind]) -> SelfDBError {
         let json = try? JSONDecoder().decode(JSONValue.self, from: body)
         let detail = message(from: json) ?? String(decoding: body.prefix(500), as: UTF8.self)
-        let retryAfter = headers.value(forHTTPHeaderField: "Retry-After").flatMap(TimeInterval.init)
+        let retryAfter = RetryPolicy.parseRetryAfter(headers.value(forHTTPHeaderField: "Retry-After"))
             ?? json?["retry_after"]?.doubleValue
         let kind = kinds[status] ?? defaultKind(for: status)
         switch kind {

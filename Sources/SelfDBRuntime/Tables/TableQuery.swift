@@ -1,7 +1,8 @@
 import Foundation
 
-/// Sort direction.
-public enum SortOrder: String, Sendable, Hashable, Codable, CaseIterable, QueryValueConvertible {
+/// Sort direction; the spec language's built-in `SortDirection`. (Not `SortOrder`, which
+/// Foundation already names.)
+public enum SortDirection: String, Sendable, Hashable, Codable, CaseIterable, QueryValueConvertible {
     case asc, desc
 }
 
@@ -15,7 +16,7 @@ public struct TableQuery<Row: TableModel>: Sendable {
     /// Free-text search (SelfDB: case-insensitive match across text columns).
     public private(set) var searchText: String?
     /// Sort column and direction.
-    public private(set) var sortKey: (column: Row.Column, order: SortOrder)?
+    public private(set) var sortKey: (column: Row.Column, order: SortDirection)?
     /// 1-based page.
     public private(set) var pageNumber: Int?
     /// Rows per page.
@@ -34,7 +35,7 @@ public struct TableQuery<Row: TableModel>: Sendable {
     }
 
     /// Ordered by `column`.
-    public func sort(_ column: Row.Column, _ order: SortOrder = .desc) -> Self {
+    public func sort(_ column: Row.Column, _ order: SortDirection = .desc) -> Self {
         var copy = self
         copy.sortKey = (column, order)
         return copy
@@ -63,20 +64,7 @@ public struct TableQuery<Row: TableModel>: Sendable {
 
     /// Checks the arguments against SelfDB's limits, so a bad value fails before any request.
     public func validate() throws(SelfDBError) {
-        if let page = pageNumber, page < 1 {
-            throw .invalidArgument("page must be 1 or more, got \(page)")
-        }
-        if let size = pageSizeValue, !(1...1000).contains(size) {
-            throw .invalidArgument("page size must be from 1 to 1000, got \(size)")
-        }
-        if let text = searchText {
-            if text.count > 100 {
-                throw .invalidArgument("search text must be at most 100 characters, got \(text.count)")
-            }
-            if text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value > 0x7E }) {
-                throw .invalidArgument("search text must be printable ASCII")
-            }
-        }
+        try QueryArguments.validate(page: pageNumber, pageSize: pageSizeValue, search: searchText)
         for filter in filters where filter.column == nil {
             throw .invalidArgument("a filter names a computed property, not a column of \(Row.tableName)")
         }

@@ -54,11 +54,14 @@ public enum BuiltinType: String, CaseIterable, Hashable, Sendable {
     case bytes = "Bytes"
     /// Any JSON value.
     case json = "JSON"
+    /// `asc` or `desc`: the runtime's `SortDirection`, shared by every list endpoint and the
+    /// typed query builder.
+    case sortDirection = "SortDirection"
 
     /// Whether a value of this type can stand in a URL path or query string.
     public var isScalarParameter: Bool {
         switch self {
-        case .string, .int, .int64, .double, .bool, .date, .uuid, .url: true
+        case .string, .int, .int64, .double, .bool, .date, .uuid, .url, .sortDirection: true
         case .bytes, .json: false
         }
     }

@@ -117,6 +117,7 @@ extension BuiltinType {
         case (.json, _): true
         // Dates, UUIDs and URLs have no literal form that compiles without a failable parse.
         case (.string, .string): true
+        case (.sortDirection, .string(let text)): text == "asc" || text == "desc"
         case (.int, .int), (.int64, .int), (.double, .int), (.double, .double): true
         case (.bool, .bool): true
         default: false

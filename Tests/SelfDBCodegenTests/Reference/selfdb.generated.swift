@@ -6,33 +6,6 @@ import SelfDBRuntime
 
 // MARK: - Models
 
-/// Sort direction of list endpoints.
-public enum SortDirection: RawRepresentable, Codable, Hashable, Sendable, QueryValueConvertible {
-    case asc
-    case desc
-    /// A value this version of the spec does not list; kept so that newer servers do not break decoding.
-    case unknown(String)
-
-    public init(rawValue: String) {
-        switch rawValue {
-        case "asc": self = .asc
-        case "desc": self = .desc
-        default: self = .unknown(rawValue)
-        }
-    }
-
-    public var rawValue: String {
-        switch self {
-        case .asc: "asc"
-        case .desc: "desc"
-        case .unknown(let value): value
-        }
-    }
-
-    /// The values the spec lists, in its order.
-    public static let knownCases: [SortDirection] = [.asc, .desc]
-}
-
 /// A bare status acknowledgement, e.g. `logged_out`.
 public struct StatusResponse: Codable, Hashable, Sendable {
     public var status: String

@@ -1,0 +1,88 @@
+import Foundation
+import SelfDBRuntime
+
+extension SelfDB.Tables.Data {
+    /// A typed query on the table of a generated table model:
+    /// `query(Task.self).sort(.createdAt, .desc).page(1).execute()` returns `[Task]`.
+    ///
+    /// The table is found by its name (`Task.tableName`) the first time and its id kept.
+    public func query<Row: TableModel>(_ type: Row.Type) -> TypedTableQuery<Row> {
+        TypedTableQuery(data: self, query: TableQuery())
+    }
+}
+
+/// A `TableQuery` bound to the server. The server honours search, sort and paging; filters
+/// (`where`) are for the local cache and are refused here rather than silently ignored.
+public struct TypedTableQuery<Row: TableModel>: Sendable {
+    let data: SelfDB.Tables.Data
+    /// The query as built so far.
+    public let query: TableQuery<Row>
+
+    /// Rows matching `text`.
+    public func search(_ text: String) -> Self { Self(data: data, query: query.search(text)) }
+    /// Ordered by `column`.
+    public func sort(_ column: Row.Column, _ order: SortDirection = .desc) -> Self { Self(data: data, query: query.sort(column, order)) }
+    /// Page `number`, from 1.
+    public func page(_ number: Int) -> Self { Self(data: data, query: query.page(number)) }
+    /// `size` rows per page (1–1000).
+    public func pageSize(_ size: Int) -> Self { Self(data: data, query: query.pageSize(size)) }
+
+    /// The rows of the page.
+    public func execute() async throws -> [Row] {
+        try await executePage().rows
+    }
+
+    /// The rows of the page with the total count, for pagination.
+    public func executePage() async throws -> TablePage<Row> {
+        try query.validate()
+        guard query.filters.isEmpty else {
+            throw SelfDBError.invalidArgument("SelfDB's data endpoint cannot filter by column; use search, or run filters on the local cache")
+        }
+        let tableId = try await data.tableId(of: Row.self)
+        let response = try await data.fetch(
+            tableId,
+            page: query.pageNumber,
+            pageSize: query.pageSizeValue,
+            sortBy: query.sortKey?.column.rawValue,
+            sortOrder: query.sortKey?.order,
+            search: query.searchText
+        )
+        return TablePage(rows: try response.data.map(RowCoding.decode), total: response.total, page: response.page, pageSize: response.pageSize)
+    }
+}
+
+/// One page of typed rows.
+public struct TablePage<Row: TableModel>: Sendable, Hashable {
+    /// The rows.
+    public var rows: [Row]
+    /// Rows matching the query on all pages.
+    public var total: Int
+    /// This page's number.
+    public var page: Int
+    /// Rows per page.
+    public var pageSize: Int
+
+    /// Whether pages follow this one.
+    public var hasNext: Bool { page * pageSize < total }
+}
+
+/// Converts between untyped rows (`[String: JSONValue]`) and table models.
+enum RowCoding {
+    static func decode<Row: TableModel>(_ row: [String: JSONValue]) throws -> Row {
+        do {
+            let data = try JSONCoding.makeEncoder().encode(row)
+            return try JSONCoding.makeDecoder().decode(Row.self, from: data)
+        } catch {
+            throw SelfDBError.invalidResponse("a row of \(Row.tableName) does not match \(Row.self): \(error)")
+        }
+    }
+
+    static func encode<Row: TableModel>(_ row: Row) throws -> [String: JSONValue] {
+        do {
+            let data = try JSONCoding.makeEncoder().encode(row)
+            return try JSONCoding.makeDecoder().decode([String: JSONValue].self, from: data)
+        } catch {
+            throw SelfDBError.invalidArgument("cannot encode a \(Row.self) row: \(error)")
+        }
+    }
+}
