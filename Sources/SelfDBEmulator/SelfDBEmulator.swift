@@ -126,6 +126,9 @@ public final class SelfDBEmulator: Sendable {
             serverTask.cancel()
             await serverTask.value
             try? database.pool.close()
+            if ownsDirectory {
+                try? FileManager.default.removeItem(at: directory)
+            }
             throw error
         }
         var effective = configuration

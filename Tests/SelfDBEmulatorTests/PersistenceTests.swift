@@ -37,6 +37,14 @@ struct PersistenceTests {
         await second.stop()
     }
 
+    @Test func startingOnABusyPortFails() async throws {
+        let first = try await SelfDBEmulator.start(.init(apiKey: Fixture.apiKey, passwordHashIterations: 1_000))
+        await #expect(throws: SelfDBEmulator.StartError.self) {
+            _ = try await SelfDBEmulator.start(.init(apiKey: Fixture.apiKey, port: first.port, passwordHashIterations: 1_000))
+        }
+        await first.stop()
+    }
+
     @Test func temporaryDirectoryIsRemovedOnStop() async throws {
         let emulator = try await SelfDBEmulator.start(.init(apiKey: Fixture.apiKey, passwordHashIterations: 1_000))
         let directory = emulator.dataDirectory

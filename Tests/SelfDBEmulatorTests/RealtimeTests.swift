@@ -176,6 +176,9 @@ struct RealtimeTests {
     @Test func stopClosesOpenSockets() async throws {
         let emulator = try await SelfDBEmulator.start(.init(apiKey: Fixture.apiKey, passwordHashIterations: 1_000))
         let socket = try await RealtimeSocket(url: Self.socketURL(emulator))
+        // A heartbeat reply proves the server side of the socket is registered.
+        socket.send(["topic": "phoenix", "event": "heartbeat", "payload": [:], "ref": "1"])
+        #expect(await socket.nextJSON() != nil)
         #expect(emulator.realtimeConnectionCount == 1)
         await emulator.stop()
         #expect(await socket.waitUntilClosed(timeout: .seconds(5)))

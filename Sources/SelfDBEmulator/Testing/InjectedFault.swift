@@ -8,6 +8,7 @@ public struct InjectedFault: Sendable, Equatable {
     /// The `detail` text of the JSON error body.
     public var detail: String
 
+    /// Any status, optional `Retry-After` seconds, and the `detail` text.
     public init(status: Int, retryAfter: Int? = nil, detail: String) {
         self.status = status
         self.retryAfter = retryAfter

@@ -9,6 +9,7 @@ public struct RecordedRequest: Sendable, Equatable, CustomStringConvertible {
     /// The status code the emulator answered with (including injected faults).
     public var status: Int
 
+    /// A log entry; the emulator creates these, tests usually only read them.
     public init(method: String, path: String, query: String?, status: Int) {
         self.method = method
         self.path = path
