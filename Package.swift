@@ -12,7 +12,9 @@ let package = Package(
         .library(name: "SelfDBRuntime", targets: ["SelfDBRuntime"]),
         .library(name: "SelfDBSpec", targets: ["SelfDBSpec"]),
         .library(name: "SelfDBCodegen", targets: ["SelfDBCodegen"]),
+        .library(name: "SelfDBEmulator", targets: ["SelfDBEmulator"]),
         .executable(name: "selfdb-codegen", targets: ["selfdb-codegen"]),
+        .executable(name: "selfdb-emulator", targets: ["selfdb-emulator"]),
         .plugin(name: "SelfDBCodegenPlugin", targets: ["SelfDBCodegenPlugin"]),
         .plugin(name: "SelfDBCodegenCommand", targets: ["SelfDBCodegenCommand"]),
         .plugin(name: "SelfDBValidateCommand", targets: ["SelfDBValidateCommand"]),
@@ -20,6 +22,14 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.0.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+        // The emulator's server stack; only the emulator, the demo and tests link it.
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.20.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.6.0"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.0.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.0.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
     ],
     targets: [
         // MARK: Generator
@@ -75,6 +85,36 @@ let package = Package(
             plugins: ["SelfDBCodegenPlugin"]
         ),
 
+        // MARK: Emulator
+        .target(
+            name: "SelfDBEmulator",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ]
+        ),
+        .executableTarget(
+            name: "selfdb-emulator",
+            dependencies: [
+                "SelfDBEmulator",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        // MARK: Demo
+        .executableTarget(
+            name: "selfdb-demo",
+            dependencies: ["SelfDB", "SelfDBEmulator"],
+            plugins: ["SelfDBCodegenPlugin"]
+        ),
+
         // MARK: Tests
         .testTarget(
             name: "SelfDBSpecTests",
@@ -85,6 +125,21 @@ let package = Package(
             name: "SelfDBCodegenTests",
             dependencies: ["SelfDBSpec", "SelfDBCodegen"],
             exclude: ["Reference"]
+        ),
+        .testTarget(
+            name: "SelfDBEmulatorTests",
+            dependencies: [
+                "SelfDBEmulator",
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(
+            name: "SelfDBClientTests",
+            dependencies: ["SelfDB", "SelfDBEmulator"],
+            plugins: ["SelfDBCodegenPlugin"]
         ),
         .testTarget(
             name: "GeneratedCodeTests",

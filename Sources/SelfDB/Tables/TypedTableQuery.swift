@@ -11,8 +11,8 @@ extension SelfDB.Tables.Data {
     }
 }
 
-/// A `TableQuery` bound to the server. The server honours search, sort and paging; filters
-/// (`where`) are for the local cache and are refused here rather than silently ignored.
+/// A `TableQuery` bound to the server. It offers what SelfDB's data endpoint honours — search,
+/// sort and paging; column filters (`TableQuery.where`) are for the local cache.
 public struct TypedTableQuery<Row: TableModel>: Sendable {
     let data: SelfDB.Tables.Data
     /// The query as built so far.
@@ -35,9 +35,6 @@ public struct TypedTableQuery<Row: TableModel>: Sendable {
     /// The rows of the page with the total count, for pagination.
     public func executePage() async throws -> TablePage<Row> {
         try query.validate()
-        guard query.filters.isEmpty else {
-            throw SelfDBError.invalidArgument("SelfDB's data endpoint cannot filter by column; use search, or run filters on the local cache")
-        }
         let tableId = try await data.tableId(of: Row.self)
         let response = try await data.fetch(
             tableId,

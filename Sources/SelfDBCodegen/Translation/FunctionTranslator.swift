@@ -10,6 +10,8 @@ struct FunctionTranslator {
     func emit(into writer: inout SwiftWriter) {
         emitDocumentation(into: &writer)
         if endpoint.isDeprecated { writer.line("@available(*, deprecated)") }
+        // A write's response (a status, the stored record) is often not needed.
+        if endpoint.returns != nil, endpoint.method.value != .get { writer.line("@discardableResult") }
         let name = SwiftNamesRendering.member(endpoint.segments.last ?? "call")
         let returnClause = returnType.map { " -> \($0)" } ?? ""
         writer.block("\(spec.access.rawValue) func \(name)(\(signature.joined(separator: ", "))) async throws\(returnClause)") { writer in

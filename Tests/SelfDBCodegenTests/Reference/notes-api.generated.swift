@@ -167,6 +167,7 @@ extension NotesAPI {
         }
 
         /// `POST /session`
+        @discardableResult
         internal func signIn(email: String, password: String) async throws -> Tokens {
             try await api.send(
                 APIRequest(
@@ -247,6 +248,7 @@ extension NotesAPI {
         }
 
         /// `POST /notes`
+        @discardableResult
         internal func create(title: String, color: NoteColor? = nil, tags: [String]? = nil) async throws -> Note {
             try await api.send(
                 APIRequest(
@@ -284,6 +286,7 @@ extension NotesAPI {
         }
 
         /// `PUT /notes/{note_id}/attachments/{name}`
+        @discardableResult
         internal func upload(`for` noteId: Foundation.UUID, name: String, bytes: Foundation.Data) async throws -> Attachment {
             try await api.send(
                 APIRequest(

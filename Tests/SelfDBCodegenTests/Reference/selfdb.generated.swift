@@ -868,6 +868,7 @@ extension SelfDB {
         /// Signs in and keeps the token pair for later calls.
         ///
         /// `POST /users/token`
+        @discardableResult
         public func login(email: String, password: String) async throws -> TokenResponse {
             try await api.send(
                 APIRequest(
@@ -884,6 +885,7 @@ extension SelfDB {
         /// Exchanges a refresh token for a new pair; the old refresh token is revoked.
         ///
         /// `POST /users/token/refresh`
+        @discardableResult
         public func refresh(refreshToken: String) async throws -> TokenResponse {
             try await api.send(
                 APIRequest(
@@ -900,6 +902,7 @@ extension SelfDB {
         /// Ends one session (or all of them without a refresh token) and forgets the tokens.
         ///
         /// `POST /users/logout`
+        @discardableResult
         public func logout(refreshToken: String? = nil) async throws -> StatusResponse {
             try await api.send(
                 APIRequest(
@@ -916,6 +919,7 @@ extension SelfDB {
         /// Ends every session of the signed-in user.
         ///
         /// `POST /users/logout/all`
+        @discardableResult
         public func logoutAll() async throws -> StatusResponse {
             try await api.send(
                 APIRequest(
@@ -996,6 +1000,7 @@ extension SelfDB {
         }
 
         /// `POST /tables/`
+        @discardableResult
         public func create(payload: TableCreate) async throws -> TableRead {
             try await api.send(
                 APIRequest(
@@ -1042,6 +1047,7 @@ extension SelfDB {
         /// Updates a table (owner or ADMIN). Set `realtimeEnabled` to broadcast row changes.
         ///
         /// `PATCH /tables/{table_id}`
+        @discardableResult
         public func update(_ tableId: Foundation.UUID, payload: TableUpdate) async throws -> TableRead {
             try await api.send(
                 APIRequest(
@@ -1055,6 +1061,7 @@ extension SelfDB {
         }
 
         /// `DELETE /tables/{table_id}`
+        @discardableResult
         public func delete(_ tableId: Foundation.UUID) async throws -> TableDeleteResponse {
             try await api.send(
                 APIRequest(
@@ -1101,6 +1108,7 @@ extension SelfDB.Auth {
         /// Registers a user (no sign-in needed).
         ///
         /// `POST /users/`
+        @discardableResult
         public func create(payload: UserCreate) async throws -> UserRead {
             try await api.send(
                 APIRequest(
@@ -1149,6 +1157,7 @@ extension SelfDB.Auth {
         /// Updates a user (ADMIN only).
         ///
         /// `PATCH /users/{user_id}`
+        @discardableResult
         public func update(_ userId: Foundation.UUID, payload: UserUpdate) async throws -> UserRead {
             try await api.send(
                 APIRequest(
@@ -1164,6 +1173,7 @@ extension SelfDB.Auth {
         /// Deletes a user (ADMIN only).
         ///
         /// `DELETE /users/{user_id}`
+        @discardableResult
         public func delete(_ userId: Foundation.UUID) async throws -> UserDeleteResponse {
             try await api.send(
                 APIRequest(
@@ -1189,6 +1199,7 @@ extension SelfDB.Tables {
         }
 
         /// `POST /tables/{table_id}/columns`
+        @discardableResult
         public func add(_ tableId: Foundation.UUID, payload: ColumnDefinition) async throws -> ColumnOperationResponse {
             try await api.send(
                 APIRequest(
@@ -1202,6 +1213,7 @@ extension SelfDB.Tables {
         }
 
         /// `PATCH /tables/{table_id}/columns/{column_name}`
+        @discardableResult
         public func update(_ tableId: Foundation.UUID, columnName: String, payload: ColumnUpdate) async throws -> ColumnOperationResponse {
             try await api.send(
                 APIRequest(
@@ -1215,6 +1227,7 @@ extension SelfDB.Tables {
         }
 
         /// `DELETE /tables/{table_id}/columns/{column_name}`
+        @discardableResult
         public func remove(_ tableId: Foundation.UUID, columnName: String) async throws -> ColumnOperationResponse {
             try await api.send(
                 APIRequest(
@@ -1266,6 +1279,7 @@ extension SelfDB.Tables {
         }
 
         /// `POST /tables/{table_id}/data`
+        @discardableResult
         public func insert(_ tableId: Foundation.UUID, data: [String: JSONValue]) async throws -> RowMutationResponse {
             try await api.send(
                 APIRequest(
@@ -1283,6 +1297,7 @@ extension SelfDB.Tables {
         /// `PATCH /tables/{table_id}/data/{row_id}`
         ///
         /// - Parameter idColumn: The key column (default `id`).
+        @discardableResult
         public func updateRow(_ tableId: Foundation.UUID, rowId: String, updates: [String: JSONValue], idColumn: String? = nil) async throws -> RowMutationResponse {
             try await api.send(
                 APIRequest(
@@ -1299,6 +1314,7 @@ extension SelfDB.Tables {
         }
 
         /// `DELETE /tables/{table_id}/data/{row_id}`
+        @discardableResult
         public func deleteRow(_ tableId: Foundation.UUID, rowId: String, idColumn: String? = nil) async throws -> RowDeleteResponse {
             try await api.send(
                 APIRequest(
@@ -1342,6 +1358,7 @@ extension SelfDB.Storage {
         }
 
         /// `POST /storage/buckets/`
+        @discardableResult
         public func create(payload: BucketCreate) async throws -> BucketResponse {
             try await api.send(
                 APIRequest(
@@ -1388,6 +1405,7 @@ extension SelfDB.Storage {
         /// Updates a bucket (owner or ADMIN). Buckets cannot be renamed.
         ///
         /// `PATCH /storage/buckets/{bucket_id}`
+        @discardableResult
         public func update(_ bucketId: Foundation.UUID, payload: BucketUpdate) async throws -> BucketResponse {
             try await api.send(
                 APIRequest(
@@ -1478,6 +1496,7 @@ extension SelfDB.Storage {
         ///
         /// - Parameter path: The full object path; defaults to the filename.
         /// - Parameter contentType: The stored MIME type (the Content-Type header is ignored).
+        @discardableResult
         public func upload(_ bucketId: Foundation.UUID, filename: String, data: Foundation.Data, path: String? = nil, contentType: String? = nil) async throws -> FileUploadResponse {
             try await api.send(
                 APIRequest(
@@ -1544,6 +1563,7 @@ extension SelfDB.Storage {
         /// Replaces the file's metadata object.
         ///
         /// `PATCH /storage/files/{file_id}`
+        @discardableResult
         public func updateMetadata(_ fileId: Foundation.UUID, metadata: [String: JSONValue]) async throws -> FileResponse {
             try await api.send(
                 APIRequest(

@@ -821,6 +821,7 @@ extension SynchroAPI {
         /// Registers (or re-registers) this client; upserts on (user, client_id).
         ///
         /// `POST /sync/register`
+        @discardableResult
         public func register(_ request: RegisterRequest) async throws -> RegisterResponse {
             try await api.send(
                 APIRequest(
@@ -837,6 +838,7 @@ extension SynchroAPI {
         /// Changes after `checkpoint`, oldest first, at most `limit` per page.
         ///
         /// `POST /sync/pull`
+        @discardableResult
         public func pull(_ request: PullRequest) async throws -> PullResponse {
             try await api.send(
                 APIRequest(
@@ -853,6 +855,7 @@ extension SynchroAPI {
         /// Sends pending local changes; each comes back accepted or rejected.
         ///
         /// `POST /sync/push`
+        @discardableResult
         public func push(_ request: PushRequest) async throws -> PushResponse {
             try await api.send(
                 APIRequest(
@@ -868,6 +871,7 @@ extension SynchroAPI {
         /// One page of a full snapshot; the last page has no cursor and sets the checkpoint.
         ///
         /// `POST /sync/snapshot`
+        @discardableResult
         public func snapshot(_ request: SnapshotRequest) async throws -> SnapshotResponse {
             try await api.send(
                 APIRequest(

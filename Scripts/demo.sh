@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# The README demo: the generated SelfDB client against the embedded emulator, or against a
+# real SelfDB when SELFDB_URL and SELFDB_API_KEY are set.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash Scripts/install-system-packages.sh
+swift build --product selfdb-demo
+exec "$(swift build --show-bin-path)/selfdb-demo"

@@ -1,0 +1,75 @@
+import Foundation
+
+extension SelfDBEmulator {
+    /// The account the emulator makes sure exists (with role ADMIN) when it starts.
+    public struct AdminAccount: Sendable, Equatable {
+        public var email: String
+        public var password: String
+        public var firstName: String
+        public var lastName: String
+
+        public init(email: String, password: String, firstName: String = "Admin", lastName: String = "User") {
+            self.email = email
+            self.password = password
+            self.firstName = firstName
+            self.lastName = lastName
+        }
+    }
+
+    /// How to run an emulator.
+    public struct Configuration: Sendable {
+        /// Where the SQLite database and uploaded files live. `nil` uses a fresh temporary
+        /// directory that ``SelfDBEmulator/stop()`` deletes.
+        public var dataDirectory: URL?
+        /// The value every request must send in `X-API-Key`.
+        public var apiKey: String
+        /// Created as ADMIN on start if no user has this email yet.
+        public var admin: AdminAccount?
+        /// TCP port on 127.0.0.1; `0` picks a free one (read it from ``SelfDBEmulator/port``).
+        public var port: Int
+        /// Lifetime of access tokens (`expires_in`, the JWT `exp`). Tests can set ~1 s to
+        /// exercise refresh; it can also be changed on a running emulator.
+        public var accessTokenLifetime: TimeInterval
+        /// Lifetime of refresh tokens.
+        public var refreshTokenLifetime: TimeInterval
+        /// A realtime socket that sends nothing (not even a heartbeat) for this long is
+        /// closed. SelfDB uses 45 s; tests can use ~1 s.
+        public var realtimeIdleTimeout: TimeInterval
+        /// PBKDF2-HMAC-SHA256 iterations for new password hashes. Existing hashes keep
+        /// the count they were made with.
+        public var passwordHashIterations: Int
+        /// Largest JSON body accepted before answering 413.
+        public var maximumJSONBodySize: Int
+        /// Largest upload accepted before answering 413.
+        public var maximumUploadSize: Int
+        /// Called after every HTTP request with what was answered and how long it took
+        /// (the executable logs from here).
+        public var requestHandler: (@Sendable (RecordedRequest, Duration) -> Void)?
+
+        public init(
+            dataDirectory: URL? = nil,
+            apiKey: String,
+            admin: AdminAccount? = nil,
+            port: Int = 0,
+            accessTokenLifetime: TimeInterval = 30 * 60,
+            refreshTokenLifetime: TimeInterval = 7 * 24 * 60 * 60,
+            realtimeIdleTimeout: TimeInterval = 45,
+            passwordHashIterations: Int = 10_000,
+            maximumJSONBodySize: Int = 2 << 20,
+            maximumUploadSize: Int = 100 << 20,
+            requestHandler: (@Sendable (RecordedRequest, Duration) -> Void)? = nil
+        ) {
+            self.dataDirectory = dataDirectory
+            self.apiKey = apiKey
+            self.admin = admin
+            self.port = port
+            self.accessTokenLifetime = accessTokenLifetime
+            self.refreshTokenLifetime = refreshTokenLifetime
+            self.realtimeIdleTimeout = realtimeIdleTimeout
+            self.passwordHashIterations = passwordHashIterations
+            self.maximumJSONBodySize = maximumJSONBodySize
+            self.maximumUploadSize = maximumUploadSize
+            self.requestHandler = requestHandler
+        }
+    }
+}

@@ -1,0 +1,204 @@
+import Foundation
+import GRDB
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+
+/// A local server that speaks SelfDB v0.0.5's wire protocol on an embedded SQLite
+/// database, bound to 127.0.0.1.
+///
+/// ```swift
+/// let emulator = try await SelfDBEmulator.start(.init(apiKey: "key", admin: .init(email: "a@b.c", password: "Password1")))
+/// defer { Task { await emulator.stop() } }
+/// // talk to emulator.baseURL
+/// ```
+///
+/// Besides the wire API it offers in-process test hooks: a request log, injected faults
+/// and an adjustable access-token lifetime. None of them is reachable over HTTP.
+public final class SelfDBEmulator: Sendable {
+    /// The configuration the emulator was started with (with the bound port filled in).
+    public let configuration: Configuration
+    /// The port actually bound on 127.0.0.1.
+    public let port: Int
+    /// The data directory in use (a temporary one if none was configured).
+    public let dataDirectory: URL
+
+    private let services: EmulatorServices
+    private let serverTask: Task<Void, Never>
+    private let ownsDataDirectory: Bool
+    private let stopped = Locked(false)
+
+    /// `http://127.0.0.1:<port>`
+    public var baseURL: URL {
+        URL(string: "http://127.0.0.1:\(port)") ?? URL(fileURLWithPath: "/")
+    }
+
+    /// `ws://127.0.0.1:<port>/realtime/socket` (append the query yourself).
+    public var realtimeURL: URL {
+        URL(string: "ws://127.0.0.1:\(port)/realtime/socket") ?? URL(fileURLWithPath: "/")
+    }
+
+    private init(
+        configuration: Configuration, port: Int, dataDirectory: URL, ownsDataDirectory: Bool,
+        services: EmulatorServices, serverTask: Task<Void, Never>
+    ) {
+        self.configuration = configuration
+        self.port = port
+        self.dataDirectory = dataDirectory
+        self.ownsDataDirectory = ownsDataDirectory
+        self.services = services
+        self.serverTask = serverTask
+    }
+
+    /// Errors starting the emulator.
+    public enum StartError: Error, CustomStringConvertible {
+        /// The server could not bind or failed before it was listening.
+        case serverFailed(String)
+
+        public var description: String {
+            switch self {
+            case .serverFailed(let reason): "SelfDB emulator failed to start: \(reason)"
+            }
+        }
+    }
+
+    /// Opens (or creates) the data directory, makes sure the admin account exists and
+    /// starts serving. Returns once the port is bound.
+    public static func start(_ configuration: Configuration) async throws -> SelfDBEmulator {
+        let ownsDirectory = configuration.dataDirectory == nil
+        let directory =
+            configuration.dataDirectory
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent(
+                "selfdb-emulator-\(UUIDText.random())", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+
+        let database = try EmulatorDatabase(path: directory.appendingPathComponent("selfdb.sqlite").path)
+        let jwt = JSONWebToken(secret: try database.persistentSecret(named: "jwt_secret"))
+        let services = EmulatorServices(
+            configuration: configuration,
+            database: database,
+            jwt: jwt,
+            controls: TestControls(accessTokenLifetime: configuration.accessTokenLifetime),
+            realtime: RealtimeHub(),
+            blobs: try BlobStore(root: directory.appendingPathComponent("storage", isDirectory: true)))
+        if let admin = configuration.admin {
+            try await UserService(services: services).ensureAdmin(admin)
+        }
+
+        let routes = RouteBuilder.routes()
+        let responder = EmulatorResponder(services: services, routes: routes)
+        let bound = AsyncThrowingStream<Int, any Error>.makeStream()
+        var logger = Logger(label: "selfdb-emulator")
+        // Cancellation on stop() makes HummingbirdCore log at error level; that is expected.
+        logger.logLevel = .critical
+
+        let app = Application(
+            responder: responder,
+            server: .http1WebSocketUpgrade(
+                configuration: .init(ws: .init(maxFrameSize: 1 << 20, autoPing: .disabled, closeTimeout: .seconds(2)))
+            ) { request, _, _ in
+                RealtimeUpgrade(services: services).shouldUpgrade(request)
+            },
+            configuration: .init(address: .hostname("127.0.0.1", port: configuration.port), serverName: nil),
+            onServerRunning: { channel in
+                bound.continuation.yield(channel.localAddress?.port ?? configuration.port)
+                bound.continuation.finish()
+            },
+            logger: logger
+        )
+        let serverTask = Task {
+            do {
+                try await app.run()
+                bound.continuation.finish(throwing: StartError.serverFailed("server stopped before listening"))
+            } catch {
+                bound.continuation.finish(throwing: StartError.serverFailed(String(describing: error)))
+            }
+        }
+        let port: Int
+        do {
+            var iterator = bound.stream.makeAsyncIterator()
+            guard let first = try await iterator.next() else {
+                throw StartError.serverFailed("server stopped before listening")
+            }
+            port = first
+        } catch {
+            serverTask.cancel()
+            await serverTask.value
+            try? database.pool.close()
+            if ownsDirectory {
+                try? FileManager.default.removeItem(at: directory)
+            }
+            throw error
+        }
+        var effective = configuration
+        effective.port = port
+        return SelfDBEmulator(
+            configuration: effective, port: port, dataDirectory: directory, ownsDataDirectory: ownsDirectory,
+            services: services, serverTask: serverTask)
+    }
+
+    /// Closes every realtime socket, stops listening and closes the database. The same
+    /// port and data directory can be used by a new emulator right after this returns.
+    /// A temporary data directory is deleted.
+    public func stop() async {
+        let alreadyStopped = stopped.withLock { value in
+            defer { value = true }
+            return value
+        }
+        guard !alreadyStopped else { return }
+        services.realtime.closeAll()
+        serverTask.cancel()
+        await serverTask.value
+        try? services.database.pool.close()
+        if ownsDataDirectory {
+            try? FileManager.default.removeItem(at: dataDirectory)
+        }
+    }
+
+    // MARK: - Test hooks (in-process only)
+
+    /// Every HTTP request answered since start (or the last ``resetRecordedRequests()``),
+    /// in the order they completed.
+    public func recordedRequests() -> [RecordedRequest] {
+        services.controls.recorded
+    }
+
+    /// How many requests with this method and path were answered, e.g.
+    /// `requestCount(method: "POST", path: "/users/token/refresh")`. The path is
+    /// compared without the query string and must be spelled exactly as sent.
+    public func requestCount(method: String, path: String) -> Int {
+        let method = method.uppercased()
+        return services.controls.recorded.count { $0.method == method && $0.path == path }
+    }
+
+    /// Forgets the recorded requests.
+    public func resetRecordedRequests() {
+        services.controls.resetLog()
+    }
+
+    /// Answers the next `count` requests matching `method` and `path` (exact, without
+    /// query) with `fault` instead of handling them, e.g.
+    /// `injectFault(.serviceUnavailable(retryAfter: 1), method: "GET", path: "/users/me", count: 2)`.
+    /// Faults are answered before the API key is checked and are recorded in the log.
+    public func injectFault(_ fault: InjectedFault, method: String, path: String, count: Int = 1) {
+        services.controls.inject(fault, method: method, path: path, count: count)
+    }
+
+    /// Drops every pending injected fault.
+    public func clearFaults() {
+        services.controls.clearFaults()
+    }
+
+    /// Lifetime of access tokens issued from now on (`expires_in` and the JWT `exp`,
+    /// rounded up to whole seconds). Set ~1 s to make tokens expire during a test.
+    public var accessTokenLifetime: TimeInterval {
+        get { services.controls.accessTokenLifetime }
+        set { services.controls.accessTokenLifetime = newValue }
+    }
+
+    /// Number of realtime sockets currently open.
+    public var realtimeConnectionCount: Int {
+        services.realtime.connectionCount
+    }
+}

@@ -1,0 +1,36 @@
+import Hummingbird
+
+/// One matched request, handed to a route handler with everything already read.
+struct APIRequest: Sendable {
+    let method: HTTPRequest.Method
+    let path: String
+    /// Path parameters, percent-decoded; UUID parameters are already canonical.
+    let parameters: [String: String]
+    var query: QueryParameters
+    let headers: HTTPFields
+    let body: [UInt8]
+
+    /// A path parameter the route declared (routes only name parameters they declare).
+    func parameter(_ name: String) -> String {
+        parameters[name] ?? ""
+    }
+
+    /// The bearer token from `Authorization`, if any.
+    var bearerToken: String? {
+        guard let value = headers[.authorization] else { return nil }
+        let parts = value.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        let token = parts[1].trimmingSpaces
+        return token.isEmpty ? nil : token
+    }
+
+    /// The body parsed as JSON; nil when the body is empty. Syntax errors are FastAPI's 422.
+    func json() throws(APIError) -> JSONValue? {
+        guard body.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) else { return nil }
+        do {
+            return try JSONParser.parse(body)
+        } catch {
+            throw APIError.validation([.jsonInvalid(offset: error.offset, reason: error.reason)])
+        }
+    }
+}

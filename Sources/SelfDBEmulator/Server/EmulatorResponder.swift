@@ -1,0 +1,116 @@
+import Foundation
+import Hummingbird
+
+/// The front door every HTTP request goes through: injected faults, the API key, routing,
+/// body limits, error mapping, and the request log.
+struct EmulatorResponder: HTTPResponder {
+    typealias Context = BasicRequestContext
+
+    let services: EmulatorServices
+    let routes: RouteTable
+
+    func respond(to request: Request, context: Context) async throws -> Response {
+        let started = ContinuousClock.now
+        let path = request.uri.path
+        let method = request.method.rawValue
+        let response: Response
+        if let fault = services.controls.takeFault(method: method, path: path) {
+            await drain(request.body)
+            response = Self.response(for: fault)
+        } else {
+            response = await handle(request, path: path)
+        }
+        let record = RecordedRequest(method: method, path: path, query: request.uri.query, status: response.status.code)
+        services.controls.record(record)
+        services.configuration.requestHandler?(record, ContinuousClock.now - started)
+        return response
+    }
+
+    private static func response(for fault: InjectedFault) -> Response {
+        var response = Response.json(
+            ["detail": .string(fault.detail)], status: HTTPResponse.Status(code: fault.status))
+        if let retryAfter = fault.retryAfter {
+            response.headers[.retryAfter] = String(retryAfter)
+        }
+        return response
+    }
+
+    private func handle(_ request: Request, path: String) async -> Response {
+        do {
+            try checkAPIKey(request, path: path)
+            switch routes.match(method: request.method, path: path) {
+            case .notFound:
+                await drain(request.body)
+                return APIError.notFound().response
+            case .methodNotAllowed:
+                await drain(request.body)
+                return APIError(status: .methodNotAllowed, detail: "Method Not Allowed").response
+            case .redirect(let target):
+                await drain(request.body)
+                let host = request.head.authority ?? "127.0.0.1:\(services.configuration.port)"
+                let query = request.uri.query.map { "?\($0)" } ?? ""
+                return .empty(.temporaryRedirect, headers: [.location: "http://\(host)\(target)\(query)"])
+            case .found(let route, let parameters):
+                let limit =
+                    route.bodyLimit == .upload
+                    ? services.configuration.maximumUploadSize : services.configuration.maximumJSONBodySize
+                let body = try await collect(request.body, limit: limit)
+                let apiRequest = APIRequest(
+                    method: request.method, path: path, parameters: parameters,
+                    query: QueryParameters(rawQuery: request.uri.query ?? ""), headers: request.headers, body: body)
+                var response = try await route.handler(apiRequest, services)
+                if request.method == .head {
+                    response.body = .init()
+                }
+                return response
+            }
+        } catch let error as APIError {
+            return error.response
+        } catch {
+            return APIError(status: .internalServerError, detail: "Internal Server Error").response
+        }
+    }
+
+    /// SelfDB checks the key before routing, so even unknown paths answer 406/401.
+    /// Realtime URLs may carry it in the query, as WebSocket clients cannot set headers.
+    private func checkAPIKey(_ request: Request, path: String) throws(APIError) {
+        var key = request.headers[.apiKey]
+        if key == nil, path.hasPrefix("/realtime/") {
+            key = QueryParameters(rawQuery: request.uri.query ?? "")["X-API-Key"]
+        }
+        guard let key else {
+            throw APIError(status: .notAcceptable, detail: "Missing required header: X-API-Key")
+        }
+        guard key == services.configuration.apiKey else {
+            throw APIError.unauthorized("Invalid API key")
+        }
+    }
+
+    /// Reads the whole body, keeping at most `limit` bytes. An oversized body is still
+    /// read to its end so the client receives the 413 instead of a reset connection.
+    private func collect(_ body: RequestBody, limit: Int) async throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        var tooLarge = false
+        for try await chunk in body {
+            if tooLarge { continue }
+            if bytes.count + chunk.readableBytes > limit {
+                tooLarge = true
+                bytes = []
+                continue
+            }
+            bytes.append(contentsOf: chunk.readableBytesView)
+        }
+        if tooLarge {
+            throw APIError(status: .contentTooLarge, detail: "Request body too large (limit \(limit) bytes)")
+        }
+        return bytes
+    }
+
+    private func drain(_ body: RequestBody) async {
+        do {
+            for try await _ in body {}
+        } catch {
+            // Nothing to answer about a body we are discarding.
+        }
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+
+/// Everything a route handler needs, shared by all requests of one running emulator.
+final class EmulatorServices: Sendable {
+    let configuration: SelfDBEmulator.Configuration
+    let database: EmulatorDatabase
+    let jwt: JSONWebToken
+    let passwords: PasswordHasher
+    let controls: TestControls
+    let realtime: RealtimeHub
+    let blobs: BlobStore
+
+    init(
+        configuration: SelfDBEmulator.Configuration, database: EmulatorDatabase, jwt: JSONWebToken,
+        controls: TestControls, realtime: RealtimeHub, blobs: BlobStore
+    ) {
+        self.configuration = configuration
+        self.database = database
+        self.jwt = jwt
+        self.passwords = PasswordHasher(iterations: configuration.passwordHashIterations)
+        self.controls = controls
+        self.realtime = realtime
+        self.blobs = blobs
+    }
+
+    var authenticator: Authenticator { Authenticator(services: self) }
+    var sessions: SessionStore { SessionStore(services: self) }
+}

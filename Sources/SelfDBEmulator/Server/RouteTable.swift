@@ -1,0 +1,42 @@
+import Hummingbird
+
+/// Starlette-style routing: exact trailing-slash matching with a 307 to the other
+/// spelling, 405 when only the method is wrong, 404 otherwise.
+struct RouteTable: Sendable {
+    enum Match {
+        case found(Route, [String: String])
+        case redirect(to: String)
+        case methodNotAllowed
+        case notFound
+    }
+
+    private(set) var routes: [Route] = []
+
+    mutating func add(_ route: Route) {
+        routes.append(route)
+    }
+
+    mutating func add(_ method: HTTPRequest.Method, _ pattern: String, body: Route.BodyLimit = .json, _ handler: @escaping RouteHandler) {
+        routes.append(Route(method, pattern, body: body, handler: handler))
+    }
+
+    func match(method: HTTPRequest.Method, path: String) -> Match {
+        let trailingSlash = path.count > 1 && path.hasSuffix("/")
+        let components = path.split(separator: "/").map { PercentDecoding.decode(String($0), plusIsSpace: false) }
+        var pathMatched = false
+        for route in routes where route.trailingSlash == trailingSlash {
+            guard let parameters = route.match(components) else { continue }
+            if route.method == method || (method == .head && route.method == .get) {
+                return .found(route, parameters)
+            }
+            pathMatched = true
+        }
+        if pathMatched { return .methodNotAllowed }
+        // Starlette's redirect_slashes: the other spelling exists for some method.
+        for route in routes where route.trailingSlash != trailingSlash && route.match(components) != nil {
+            let other = trailingSlash ? String(path.dropLast()) : path + "/"
+            return .redirect(to: other)
+        }
+        return .notFound
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+
+/// The in-process knobs tests turn: request log, injected faults and token lifetime.
+/// Nothing here is reachable over the wire.
+final class TestControls: Sendable {
+    private struct PendingFault {
+        var method: String
+        var path: String
+        var fault: InjectedFault
+        var remaining: Int
+    }
+
+    private let log = Locked<[RecordedRequest]>([])
+    private let faults = Locked<[PendingFault]>([])
+    private let tokenLifetime: Locked<TimeInterval>
+    /// Bounds memory for long-running executables; tests never come near it.
+    private let maximumLogEntries = 100_000
+
+    init(accessTokenLifetime: TimeInterval) {
+        tokenLifetime = Locked(accessTokenLifetime)
+    }
+
+    var accessTokenLifetime: TimeInterval {
+        get { tokenLifetime.current }
+        set { tokenLifetime.withLock { $0 = newValue } }
+    }
+
+    func record(_ request: RecordedRequest) {
+        log.withLock { entries in
+            if entries.count >= maximumLogEntries {
+                entries.removeFirst(entries.count / 2)
+            }
+            entries.append(request)
+        }
+    }
+
+    var recorded: [RecordedRequest] { log.current }
+
+    func resetLog() {
+        log.withLock { $0.removeAll() }
+    }
+
+    func inject(_ fault: InjectedFault, method: String, path: String, count: Int) {
+        guard count > 0 else { return }
+        faults.withLock {
+            $0.append(PendingFault(method: method.uppercased(), path: path, fault: fault, remaining: count))
+        }
+    }
+
+    func clearFaults() {
+        faults.withLock { $0.removeAll() }
+    }
+
+    /// Consumes one use of the first fault registered for this method and path.
+    func takeFault(method: String, path: String) -> InjectedFault? {
+        faults.withLock { pending in
+            guard let index = pending.firstIndex(where: { $0.method == method && $0.path == path }) else { return nil }
+            let fault = pending[index].fault
+            pending[index].remaining -= 1
+            if pending[index].remaining == 0 {
+                pending.remove(at: index)
+            }
+            return fault
+        }
+    }
+}

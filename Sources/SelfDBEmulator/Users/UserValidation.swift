@@ -1,0 +1,45 @@
+/// The field rules of SelfDB's user models.
+enum UserValidation {
+    static let passwordPattern = "^[A-Za-z0-9@$!%*?&]+$"
+
+    static func isValidPassword(_ password: String) -> Bool {
+        password.unicodeScalars.allSatisfy { scalar in
+            (scalar >= "A" && scalar <= "Z") || (scalar >= "a" && scalar <= "z") || (scalar >= "0" && scalar <= "9")
+                || "@$!%*?&".unicodeScalars.contains(scalar)
+        }
+    }
+
+    /// A pragmatic email check: one `@`, a non-empty local part, a dotted domain, no spaces.
+    static func emailProblem(_ email: String) -> String? {
+        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return "An email address must have exactly one @-sign." }
+        guard !parts[0].isEmpty else { return "There must be something before the @-sign." }
+        let domain = parts[1]
+        guard !domain.isEmpty else { return "There must be something after the @-sign." }
+        guard !email.contains(where: { $0 == " " || $0.isNewline }), email.utf8.count <= 254 else {
+            return "The email address contains invalid characters."
+        }
+        let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
+        guard labels.count >= 2, labels.allSatisfy({ !$0.isEmpty }) else {
+            return "The part after the @-sign is not valid. It should have a period."
+        }
+        return nil
+    }
+
+    /// Reads `email` with SelfDB's checks.
+    static func email(_ reader: inout BodyReader, required: Bool) -> String? {
+        guard let email = reader.string("email", required: required) else { return nil }
+        if let problem = emailProblem(email) {
+            reader.fail(.valueError(.body, "email", message: "value is not a valid email address: \(problem)", input: .string(email)))
+            return nil
+        }
+        return email
+    }
+
+    /// Reads `password`: 8–72 characters of `[A-Za-z0-9@$!%*?&]`.
+    static func password(_ reader: inout BodyReader, required: Bool) -> String? {
+        reader.string(
+            "password", required: required, minLength: 8, maxLength: 72,
+            pattern: (passwordPattern, isValidPassword))
+    }
+}
