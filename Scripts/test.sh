@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # The full test suite: unit, reference, generated-code and emulator tests (swift test), the
-# spec JSON Schema check, and the end-to-end plugin check in a fresh app package.
+# spec JSON Schema check, the documentation's examples, and the end-to-end plugin check in a
+# fresh app package.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash Scripts/install-system-packages.sh
 swift build --build-tests
 swift test 2>&1 | tee .build/test-output.txt
 python3 Scripts/check-spec-schema.py
+python3 Scripts/check-doc-examples.py "$(swift build --show-bin-path)/selfdb-codegen"
 bash Scripts/check-plugin-app.sh
