@@ -1,5 +1,9 @@
 // swift-tools-version: 6.1
+import Foundation
 import PackageDescription
+
+// A path dependency is known by its folder's name, whatever the clone is called.
+let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().lastPathComponent.lowercased()
 
 // Benchmarks live in their own package so the main build never pays for ordo-one/benchmark.
 // Run: cd Benchmarks && swift package benchmark
@@ -15,8 +19,8 @@ let package = Package(
             name: "CodegenBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "SelfDBSpec", package: "main"),
-                .product(name: "SelfDBCodegen", package: "main"),
+                .product(name: "SelfDBSpec", package: root),
+                .product(name: "SelfDBCodegen", package: root),
             ],
             path: "Benchmarks/Codegen",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
