@@ -22,48 +22,12 @@ enum BucketRoutes {
         return bytes.allSatisfy { isAlnum($0) || $0 == UInt8(ascii: "-") }
     }
 
-    /// The buckets `user` can see, optionally filtered by `search`.
-    static func visibility(_ user: UserRecord?, search: String?) -> (sql: String, arguments: StatementArguments) {
-        var conditions: [String] = []
-        var arguments: StatementArguments = []
-        if let user {
-            conditions.append("(public = 1 OR owner_id = ?)")
-            arguments += [user.id]
-        } else {
-            conditions.append("public = 1")
-        }
-        if let search {
-            let pattern = Listing.likePattern(search)
-            conditions.append("(name LIKE ? ESCAPE '\\' OR description LIKE ? ESCAPE '\\')")
-            arguments += [pattern, pattern]
-        }
-        return ("WHERE " + conditions.joined(separator: " AND "), arguments)
-    }
-
     static func count(_ request: APIRequest, _ services: EmulatorServices) async throws -> Response {
-        var query = request.query
-        try query.rejectUnknown(allowed: ["search"])
-        let search = query.search()
-        try query.validate()
-        let user = try await services.authenticator.optionalUser(request)
-        let filter = visibility(user, search: search)
-        let total = try await services.database.pool.read { db in
-            try Int64.fetchOne(db, sql: "SELECT COUNT(*) FROM _selfdb_buckets \(filter.sql)", arguments: filter.arguments)
-        }
-        return .json(.int(total ?? 0))
+        try await OwnedResourceListing.count(request, services, table: "_selfdb_buckets")
     }
 
     static func list(_ request: APIRequest, _ services: EmulatorServices) async throws -> Response {
-        let listing = try Listing.read(request, sortable: ["created_at", "updated_at", "name"])
-        let user = try await services.authenticator.optionalUser(request)
-        let filter = visibility(user, search: listing.search)
-        let buckets = try await services.database.pool.read { db in
-            try Row.fetchAll(
-                db, sql: "SELECT * FROM _selfdb_buckets \(filter.sql) \(listing.orderClause) LIMIT ? OFFSET ?",
-                arguments: filter.arguments + [listing.limit, listing.skip]
-            ).map { try BucketRecord(row: $0).json(in: db) }
-        }
-        return .json(.array(buckets))
+        try await OwnedResourceListing.list(request, services, table: "_selfdb_buckets") { row, db in try BucketRecord(row: row).json(in: db) }
     }
 
     static func create(_ request: APIRequest, _ services: EmulatorServices) async throws -> Response {

@@ -18,7 +18,7 @@ enum FileRoutes {
     }
 
     private static func visibleFiles(_ user: UserRecord?, search: String?) -> (sql: String, arguments: StatementArguments) {
-        let buckets = BucketRoutes.visibility(user, search: nil)
+        let buckets = OwnedResourceListing.visibility(user, search: nil)
         var sql = "WHERE bucket_id IN (SELECT id FROM _selfdb_buckets \(buckets.sql))"
         var arguments = buckets.arguments
         if let search {
@@ -36,7 +36,7 @@ enum FileRoutes {
         try query.validate()
         let user = try await services.authenticator.optionalUser(request)
         let files = visibleFiles(user, search: search)
-        let buckets = BucketRoutes.visibility(user, search: nil)
+        let buckets = OwnedResourceListing.visibility(user, search: nil)
         let json: JSONValue = try await services.database.pool.read { db in
             let row = try Row.fetchOne(
                 db, sql: "SELECT COUNT(*) AS n, COALESCE(SUM(size), 0) AS total FROM _selfdb_files \(files.sql)",
