@@ -32,8 +32,8 @@ SWIFT
 cat > "$app/Sources/TodoApp/models.yaml" <<'YAML'
 spec: 1
 tables:
-  Task:
-    table: tasks
+  Todo:
+    table: todos
     primaryKey: id
     realtime: true
     columns:
@@ -46,9 +46,9 @@ cat > "$app/Sources/TodoApp/main.swift" <<'SWIFT'
 import Foundation
 import SelfDBRuntime
 
-let query = Task.query().search("milk").sort(.createdAt, .asc).page(2).where(\.done, .equals(false))
+let query = Todo.query().search("milk").sort(.createdAt, .asc).page(2).where(\.done, .equals(false))
 print(query.queryItems.map { "\($0.name)=\($0.value ?? "")" }.joined(separator: "&"))
-print(Task.columns.map(\.name).joined(separator: ","))
+print(Todo.columns.map(\.name).joined(separator: ","))
 SWIFT
 
 step() { echo "--- check-plugin-app: $*"; }
@@ -74,7 +74,7 @@ sed -i 's/title: { type: txt/title: { type: text/' Sources/TodoApp/models.yaml
 step "a misspelt column does not compile"
 sed -i 's/sort(.createdAt/sort(.createdAtt/' Sources/TodoApp/main.swift
 if out=$(swift build 2>&1); then fail "the build passed with a misspelt column"; fi
-echo "$out" | grep -E "main.swift:4:.*error: type 'Task.Column' has no member 'createdAtt'" || { echo "$out" | tail -20; fail "no compile error for the misspelt column"; }
+echo "$out" | grep -E "main.swift:4:.*error: type 'Todo.Column' has no member 'createdAtt'" || { echo "$out" | tail -20; fail "no compile error for the misspelt column"; }
 sed -i 's/sort(.createdAtt/sort(.createdAt/' Sources/TodoApp/main.swift
 
 step "the command plugin validates specs (a CI step)"

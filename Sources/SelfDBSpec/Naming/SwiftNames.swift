@@ -21,6 +21,13 @@ public enum SwiftNames {
         "TableColumnDefinition", "TableColumn", "ColumnType", "Condition", "SelfDBError", "HTTPTransport",
     ]
 
+    /// Standard library types a generated type may take the name of, but should rather not:
+    /// the app module would then have to qualify Swift's own.
+    public static let standardLibraryTypeNames: Set<String> = [
+        "Task", "Result", "Never", "Character", "Range", "Set", "Sequence", "Collection",
+        "Identifiable", "Equatable", "Comparable", "Actor", "Duration", "Clock", "Void",
+    ]
+
     /// Whether `name` is a plain identifier (no backticks needed, not a keyword).
     public static func isValidIdentifier(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, isIdentifierHead(first) else { return false }

@@ -68,6 +68,9 @@ public struct SpecValidator {
                 error("type name '\(name.value)' is reserved: it would shadow a type the generated code uses", at: name.location)
             } else if let first = name.value.first, first.isLowercase {
                 warning("type name '\(name.value)' should start with an uppercase letter ('\(NameConversion.upperCamelCase(name.value))')", at: name.location)
+            } else if SwiftNames.standardLibraryTypeNames.contains(name.value) {
+                let qualified = name.value == "Task" ? "_Concurrency.Task" : "Swift.\(name.value)"
+                warning("type name '\(name.value)' shadows Swift's own '\(name.value)' in the module that uses this spec (it must then be written '\(qualified)'); consider another name", at: name.location)
             }
         }
         for alias in spec.models {
