@@ -25,5 +25,18 @@ let package = Package(
             path: "Benchmarks/Codegen",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "ClientBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "SelfDB", package: root),
+                .product(name: "SelfDBEmulator", package: root),
+            ],
+            path: "Benchmarks/Client",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
+                .plugin(name: "SelfDBCodegenPlugin", package: root),
+            ]
+        ),
     ]
 )
