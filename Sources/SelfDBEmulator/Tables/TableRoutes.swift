@@ -50,13 +50,7 @@ enum TableRoutes {
         let isPublic = body.bool("public") ?? false
         let description = body.string("description", maxLength: 500)
         let metadata = body.dictionary("metadata") ?? JSONObject()
-        var parsed: (schema: JSONObject, columns: [ColumnDefinition])?
-        if let schema {
-            switch TableSchemaReader.columns(from: schema) {
-            case .success(let value): parsed = value
-            case .failure(let issue): body.fail(issue)
-            }
-        }
+        let parsed = parsedSchema(schema, &body)
         body.forbidExtraFields()
         let user = try await services.authenticator.requireUser(request)
         try body.validate()
@@ -81,6 +75,18 @@ enum TableRoutes {
         return .json(outcome.json, status: .created)
     }
 
+    /// The columns of a `table_schema`, or nil with the problem recorded on `body` (so every
+    /// field's issue is reported in one 422, as FastAPI does).
+    private static func parsedSchema(_ schema: JSONObject?, _ body: inout BodyReader) -> (schema: JSONObject, columns: [ColumnDefinition])? {
+        guard let schema else { return nil }
+        switch TableSchemaReader.columns(from: schema) {
+        case .success(let value): return value
+        case .failure(let issue):
+            body.fail(issue)
+            return nil
+        }
+    }
+
     static func read(_ request: APIRequest, _ services: EmulatorServices) async throws -> Response {
         let user = try await services.authenticator.optionalUser(request)
         let id = request.parameter("table_id")
@@ -101,13 +107,7 @@ enum TableRoutes {
         let hasDescription = body.has("description")
         let metadata = body.dictionary("metadata")
         let realtimeEnabled = body.bool("realtime_enabled")
-        var parsed: (schema: JSONObject, columns: [ColumnDefinition])?
-        if let schema {
-            switch TableSchemaReader.columns(from: schema) {
-            case .success(let value): parsed = value
-            case .failure(let issue): body.fail(issue)
-            }
-        }
+        let parsed = parsedSchema(schema, &body)
         body.forbidExtraFields()
         let user = try await services.authenticator.requireUser(request)
         try body.validate()
