@@ -11,21 +11,23 @@ import SelfDBEmulator
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(metrics: [.wallClock, .throughput, .mallocCountTotal], maxDuration: .seconds(5), maxIterations: 2_000)
 
-    Benchmark("GET /users/me: SelfDB client", setup: { try await Loopback.shared.prepare() }) { benchmark in
-        let selfdb = await Loopback.shared.client
+    Benchmark("GET /users/me: SelfDB client") { benchmark, loopback in
         for _ in benchmark.scaledIterations {
-            blackHole(try? await selfdb?.auth.me())
+            blackHole(try? await loopback.client.auth.me())
         }
+    } setup: {
+        try await LoopbackEmulator.shared.prepare()
     }
 
-    Benchmark("GET /users/me: bare URLSession", setup: { try await Loopback.shared.prepare() }) { benchmark in
-        let request = await Loopback.shared.bareRequest
+    Benchmark("GET /users/me: bare URLSession") { benchmark, loopback in
         let session = URLSession(configuration: .ephemeral)
         for _ in benchmark.scaledIterations {
-            guard let request else { return }
-            let (data, _) = (try? await session.data(for: request)) ?? (Data(), URLResponse())
-            blackHole(try? JSONCoding.makeDecoder().decode(UserRead.self, from: data))
+            if let (data, _) = try? await session.data(for: loopback.bareRequest) {
+                blackHole(try? JSONCoding.makeDecoder().decode(UserRead.self, from: data))
+            }
         }
+    } setup: {
+        try await LoopbackEmulator.shared.prepare()
     }
 
     let rows = RowsFixture.json(count: 10_000)
@@ -44,27 +46,34 @@ let benchmarks: @Sendable () -> Void = {
     }
 }
 
-/// One emulator and one signed-in client for the request benchmarks.
-actor Loopback {
-    static let shared = Loopback()
-    private(set) var client: SelfDB?
-    private(set) var bareRequest: URLRequest?
+/// A signed-in client and the same request built by hand, against one emulator.
+struct Loopback: Sendable {
+    let client: SelfDB
+    let bareRequest: URLRequest
+}
+
+/// One emulator for all the request benchmarks (started by the first one).
+actor LoopbackEmulator {
+    static let shared = LoopbackEmulator()
+    private var prepared: Loopback?
+    // Kept so the server lives as long as the benchmark process.
     private var emulator: SelfDBEmulator?
 
-    func prepare() async throws {
-        guard emulator == nil else { return }
+    func prepare() async throws -> Loopback {
+        if let prepared { return prepared }
         let emulator = try await SelfDBEmulator.start(.init(apiKey: "bench", admin: .init(email: "admin@example.com", password: "Admin123!"), port: 0, passwordHashIterations: 1_000))
         self.emulator = emulator
         let selfdb = SelfDB(baseURL: emulator.baseURL, apiKey: "bench")
         try await selfdb.auth.login(email: "admin@example.com", password: "Admin123!")
-        client = selfdb
         var request = URLRequest(url: emulator.baseURL.appendingPathComponent("users/me"))
         request.setValue("bench", forHTTPHeaderField: "X-API-Key")
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         if let token = await selfdb.session?.accessToken {
             request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
         }
-        bareRequest = request
+        let loopback = Loopback(client: selfdb, bareRequest: request)
+        prepared = loopback
+        return loopback
     }
 }
 
