@@ -3,10 +3,10 @@ import PackagePlugin
 
 /// Generates Swift for every `.yaml`/`.yml` spec file in a target, at build time.
 ///
-/// One build command per spec, with the spec as its only input and one declared output: the
-/// build system reruns it only when the spec (or the generator) changed, and the generator
-/// leaves an unchanged output untouched so dependants are not recompiled. Non-spec YAML in a
-/// target should be `exclude:`d in Package.swift.
+/// One build command per spec, with the spec as its only input and its three part files as
+/// outputs: the build system reruns it only when the spec (or the generator) changed, and the
+/// generator leaves an unchanged output untouched so dependants are not recompiled. Non-spec
+/// YAML in a target should be `exclude:`d in Package.swift.
 @main
 struct SelfDBCodegenPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
@@ -23,24 +23,28 @@ struct SelfDBCodegenPlugin: BuildToolPlugin {
         ["yaml", "yml"].contains(url.pathExtension) && !url.lastPathComponent.hasPrefix(".")
     }
 
+    /// The parts every spec generates, as `GeneratedPart` in SelfDBCodegen names them (a
+    /// plugin cannot link the generator library, so the names are repeated here).
+    static let parts = ["models", "client", "tables"]
+
     func commands(specs: [URL], tool: URL, workDirectory: URL, packageDirectory: URL) throws -> [Command] {
         let outputDirectory = workDirectory.appendingPathComponent("Generated")
-        var names: [String: URL] = [:]
+        var stems: [String: URL] = [:]
         for spec in specs {
-            let outputName = spec.deletingPathExtension().lastPathComponent + ".generated.swift"
-            if let other = names[outputName] {
-                throw PluginError("specs \(other.path) and \(spec.path) would both generate \(outputName); rename one (a module's Swift file names must be unique)")
+            let stem = spec.deletingPathExtension().lastPathComponent
+            if let other = stems[stem] {
+                throw PluginError("specs \(other.path) and \(spec.path) would both generate \(stem).*.generated.swift; rename one (a module's Swift file names must be unique)")
             }
-            names[outputName] = spec
+            stems[stem] = spec
         }
         return specs.sorted { $0.path < $1.path }.map { spec in
-            let outputName = spec.deletingPathExtension().lastPathComponent + ".generated.swift"
+            let stem = spec.deletingPathExtension().lastPathComponent
             return .buildCommand(
                 displayName: "Generating Swift from \(spec.lastPathComponent)",
                 executable: tool,
                 arguments: ["generate", "--output", outputDirectory.path, "--relative-to", packageDirectory.path, spec.path],
                 inputFiles: [spec],
-                outputFiles: [outputDirectory.appendingPathComponent(outputName)]
+                outputFiles: Self.parts.map { outputDirectory.appendingPathComponent("\(stem).\($0).generated.swift") }
             )
         }
     }

@@ -89,7 +89,7 @@ extension SelfDBCodegenCommand {
 
     struct Generate: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Validate specs and write `<name>.generated.swift` for each into a directory, only when changed."
+            abstract: "Validate specs and write `<name>.{models,client,tables}.generated.swift` for each into a directory, only when changed."
         )
 
         @OptionGroup var options: SpecOptions
@@ -106,9 +106,13 @@ extension SelfDBCodegenCommand {
             let directory = URL(fileURLWithPath: output)
             for item in outputs {
                 guard let spec = item.output.spec else { continue }
-                let file = CodeGenerator.generate(spec, displayPath: item.shown)
-                let outcome = try OutputWriter.write(file, to: directory)
-                if verbose { print("\(outcome == .written ? "wrote" : "unchanged") \(directory.appendingPathComponent(file.name).path)") }
+                for file in CodeGenerator.generate(spec, displayPath: item.shown) {
+                    let outcome = try OutputWriter.write(file, to: directory)
+                    if verbose { print("\(outcome == .written ? "wrote" : "unchanged") \(directory.appendingPathComponent(file.name).path)") }
+                }
+                if let removed = try OutputWriter.removeSingleFileOutput(ofSpecAt: item.shown, in: directory), verbose {
+                    print("removed \(removed.path) (now split into parts)")
+                }
             }
         }
     }

@@ -1,6 +1,6 @@
 /// One Swift file the generator produces.
 public struct GeneratedFile: Hashable, Sendable {
-    /// File name, e.g. `selfdb.generated.swift`.
+    /// File name, e.g. `selfdb.models.generated.swift`.
     public var name: String
     /// Its full text.
     public var contents: String

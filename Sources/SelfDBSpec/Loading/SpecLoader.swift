@@ -71,7 +71,7 @@ public enum SpecLoader {
             // Endpoints need a root type; name it after the file so a small spec needs no
             // boilerplate (`billing.yaml` → `BillingAPI`).
             // The same stem the output file takes (`notes.v2.yaml` → `NotesV2API` in
-            // `notes.v2.generated.swift`).
+            // `notes.v2.client.generated.swift`).
             let base = file.split(separator: "/").last.map(String.init) ?? file
             let stem = base.hasSuffix(".yaml") || base.hasSuffix(".yml") ? String(base[..<(base.lastIndex(of: ".") ?? base.endIndex)]) : base
             let name = NameConversion.upperCamelCase(stem) + "API"
