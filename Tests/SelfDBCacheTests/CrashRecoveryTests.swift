@@ -1,0 +1,56 @@
+import Foundation
+import SelfDB
+import SelfDBCache
+import Testing
+
+@Suite("pending mutations survive a restart and are replayed once")
+@MainActor
+struct CrashRecoveryTests {
+    @Test func insertSentBeforeACrashIsNotDuplicated() async throws {
+        try await CacheFixture.run { fixture in
+            let (selfdb, user, _) = try await fixture.seeded(1)
+            let path = fixture.cachePath()
+            let row = Chore(id: UUID(), title: "sent just before the crash", rank: 5, userId: user.id)
+            let untouched = Chore(id: UUID(), title: "never sent", rank: 6, userId: user.id)
+            do {
+                // First app run: the inserts are queued (and the first one marked as sent)...
+                let first = try SelfDBCache(selfdb: selfdb, path: path)
+                await fixture.stopServer()
+                #expect(try await first.insert(row, into: "all") == .pending)
+                #expect(try await first.insert(untouched, into: "all") == .pending)
+                try await fixture.restartServer()
+                // ...and the first one had reached the server when the process died: the
+                // row is stored there, but the cache never heard back.
+                try await selfdb.tables.data.insert(row)
+            }
+
+            // Second app run on the same file, the first instance abandoned.
+            let second = try SelfDBCache(selfdb: selfdb, path: path)
+            #expect(try second.pendingMutationCount() == 2)
+            #expect(try second.item(Chore.self, id: row.id.uuidString)?.state == .inserting)
+            await second.register(Chore.self)
+            let report = await second.synchronize()
+            #expect(report.sent == 2)
+            #expect(report.remaining == 0)
+            let server = try await CacheFixture.serverRows(selfdb)
+            #expect(server.filter { $0.id == row.id }.count == 1, "the replayed insert must not duplicate the row")
+            #expect(server.filter { $0.id == untouched.id }.count == 1)
+            #expect(try second.items(Chore.self, view: "all").map(\.state) == [.normal, .normal])
+
+            // A third run finds nothing left to send.
+            let third = try SelfDBCache(selfdb: selfdb, path: path)
+            #expect(try third.pendingMutationCount() == 0)
+        }
+    }
+
+    @Test func aDamagedCacheFileIsATypedErrorAndIsKept() async throws {
+        try await CacheFixture.run { fixture in
+            let (selfdb, _) = try await fixture.newUser()
+            let path = fixture.cachePath("damaged")
+            let garbage = Data(repeating: 0x5A, count: 4096)
+            try garbage.write(to: URL(fileURLWithPath: path))
+            #expect(throws: CacheError.self) { _ = try SelfDBCache(selfdb: selfdb, path: path) }
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == garbage)
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import SelfDB
+import SelfDBCache
+import Testing
+
+@Suite("server data never overwrites a pending local change")
+@MainActor
+struct RefreshTests {
+    @Test func refreshDuringPendingUpdateKeepsTheLocalRow() async throws {
+        try await CacheFixture.run { fixture in
+            let (selfdb, _, seeded) = try await fixture.seeded(2)
+            let cache = try SelfDBCache(selfdb: selfdb, path: fixture.cachePath())
+            let fetcher = cache.fetcher(Chore.self, .all(view: "all", query: Chore.query().sort(.rank, .asc)))
+            try await fetcher.setup()
+            let table = try await selfdb.tables.list(search: Chore.tableName).first { $0.name == Chore.tableName }
+            let tableId = try #require(table?.id)
+
+            // The server is overloaded for this PATCH: the update stays pending.
+            fixture.emulator.injectFault(.serviceUnavailable(retryAfter: nil), method: "PATCH", path: "/tables/\(tableId.uuidString.lowercased())/data/\(seeded[0].id.uuidString)")
+            var edited = seeded[0]
+            edited.title = "edited locally"
+            #expect(try await cache.update(edited) == .pending)
+
+            // A refresh and a realtime event both carry the old row.
+            try await fetcher.reload()
+            try cache.apply(change: .update(seeded[0]))
+            #expect(fetcher.items.first?.row.title == "edited locally")
+            #expect(fetcher.items.first?.state == .updating)
+
+            let report = await cache.synchronize()
+            #expect(report.sent == 1)
+            try await eventually("the confirmed state") { fetcher.items.first?.state == .normal }
+            #expect(try await CacheFixture.serverRows(selfdb).first?.title == "edited locally")
+        }
+    }
+}
