@@ -35,7 +35,7 @@ public enum CacheError: Error, Sendable, CustomStringConvertible {
             default: "The server refused this change. It was undone."
             }
         case .fetchFailed: "Could not refresh from the server. Showing saved data."
-        case .offline: "You are offline and this is not saved on the device yet."
+        case .offline: "You are offline. Showing what is saved on this device."
         case .storage: "The data saved on this device could not be accessed."
         case .corruptItem: "Some saved data could not be read."
         case .invalidArgument(let text): "Invalid request: \(text)."
