@@ -150,7 +150,14 @@ let package = Package(
         ),
         .testTarget(
             name: "SelfDBCacheTests",
-            dependencies: ["SelfDBCache", "SelfDB", "SelfDBEmulator"],
+            dependencies: ["SelfDBCache", "SelfDB", "SelfDBEmulator", "selfdb-cache-crash-helper"],
+            plugins: ["SelfDBCodegenPlugin"]
+        ),
+        // The process the cache's crash test kills with SIGKILL.
+        .executableTarget(
+            name: "selfdb-cache-crash-helper",
+            dependencies: ["SelfDBCache"],
+            path: "Tests/SelfDBCacheCrashHelper",
             plugins: ["SelfDBCodegenPlugin"]
         ),
         .testTarget(

@@ -43,6 +43,54 @@ struct CrashRecoveryTests {
         }
     }
 
+    @Test func pendingInsertSurvivesSIGKILLAndIsReplayedOnce() async throws {
+        try await CacheFixture.run { fixture in
+            let (selfdb, user, _) = try await fixture.seeded(1)
+            let helper = try #require(Self.helperURL, "selfdb-cache-crash-helper is not built next to the tests")
+            let table = try #require(try await selfdb.tables.list(search: Chore.tableName).first { $0.name == Chore.tableName })
+            // The insert's POST is answered 503, so it stays queued in the helper's cache file.
+            fixture.emulator.injectFault(.serviceUnavailable(), method: "POST", path: "/tables/\(table.id.queryValue)/data")
+            let path = fixture.cachePath("killed")
+            let rowId = UUID()
+
+            let process = Process()
+            process.executableURL = helper
+            process.arguments = [fixture.emulator.baseURL.absoluteString, CacheFixture.apiKey, user.email, CacheFixture.password, path, rowId.uuidString, user.id.uuidString]
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let line = await Task.detached { String(decoding: output.fileHandleForReading.availableData, as: UTF8.self) }.value
+            #expect(line.hasPrefix("PENDING"), "helper said: \(line)")
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            #expect(process.terminationReason == .uncaughtSignal)
+
+            let reopened = try SelfDBCache(selfdb: selfdb, path: path)
+            #expect(try reopened.pendingMutationCount() == 1)
+            #expect(try reopened.item(Chore.self, id: rowId.uuidString)?.state == .inserting)
+            await reopened.register(Chore.self)
+            let report = await reopened.synchronize()
+            #expect(report.sent == 1)
+            #expect(try await CacheFixture.serverRows(selfdb).filter { $0.id == rowId }.count == 1)
+            #expect(try reopened.item(Chore.self, id: rowId.uuidString)?.state == .normal)
+            #expect(await reopened.synchronize().sent == 0, "replayed once")
+        }
+    }
+
+    /// The helper executable, built next to the test bundle.
+    static var helperURL: URL? {
+        let starts = [Bundle.main.executableURL, URL(fileURLWithPath: CommandLine.arguments[0])].compactMap { $0 }
+        for start in starts {
+            var directory = start.deletingLastPathComponent()
+            for _ in 0..<4 {
+                let candidate = directory.appendingPathComponent("selfdb-cache-crash-helper")
+                if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+                directory = directory.deletingLastPathComponent()
+            }
+        }
+        return nil
+    }
+
     @Test func aDamagedCacheFileIsATypedErrorAndIsKept() async throws {
         try await CacheFixture.run { fixture in
             let (selfdb, _) = try await fixture.newUser()

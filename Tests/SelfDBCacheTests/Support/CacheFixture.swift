@@ -9,6 +9,7 @@ import Testing
 @MainActor
 final class CacheFixture {
     static let apiKey = "cache-test-key"
+    static let password = "Password123"
 
     let directory: URL
     private(set) var emulator: SelfDBEmulator
@@ -56,8 +57,8 @@ final class CacheFixture {
     func newUser(_ name: String = "user") async throws -> (SelfDB, UserRead) {
         let selfdb = SelfDB(baseURL: emulator.baseURL, apiKey: Self.apiKey, retryPolicy: .none)
         let email = "\(name)-\(UUID().uuidString.prefix(8).lowercased())@example.com"
-        let user = try await selfdb.auth.users.create(payload: UserCreate(email: email, password: "Password123", firstName: "Test", lastName: name))
-        try await selfdb.auth.login(email: email, password: "Password123")
+        let user = try await selfdb.auth.users.create(payload: UserCreate(email: email, password: Self.password, firstName: "Test", lastName: name))
+        try await selfdb.auth.login(email: email, password: Self.password)
         return (selfdb, user)
     }
 
