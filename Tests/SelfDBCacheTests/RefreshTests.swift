@@ -33,4 +33,22 @@ struct RefreshTests {
             #expect(try await CacheFixture.serverRows(selfdb).first?.title == "edited locally")
         }
     }
+
+    @Test func editsOfAQueuedInsertAreReplayedInOrder() async throws {
+        try await CacheFixture.run { fixture in
+            let (selfdb, user, _) = try await fixture.seeded(1)
+            let cache = try SelfDBCache(selfdb: selfdb, path: fixture.cachePath())
+            await fixture.stopServer()
+            var draft = Chore(id: UUID(), title: "draft", rank: 2, userId: user.id)
+            #expect(try await cache.insert(draft, into: "all", at: .append) == .pending)
+            draft.title = "final"
+            #expect(try await cache.update(draft) == .pending)
+            #expect(try cache.item(Chore.self, id: draft.id.uuidString)?.row.title == "final")
+            try await fixture.restartServer()
+            let report = await cache.synchronize()
+            #expect(report.sent == 2)
+            #expect(try await CacheFixture.serverRows(selfdb).filter { $0.id == draft.id }.map(\.title) == ["final"])
+            #expect(try cache.item(Chore.self, id: draft.id.uuidString)?.state == .normal)
+        }
+    }
 }
