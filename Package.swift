@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "SelfDBSpec", targets: ["SelfDBSpec"]),
         .library(name: "SelfDBCodegen", targets: ["SelfDBCodegen"]),
         .library(name: "SelfDBEmulator", targets: ["SelfDBEmulator"]),
+        .library(name: "SelfDBCache", targets: ["SelfDBCache"]),
         .executable(name: "selfdb-codegen", targets: ["selfdb-codegen"]),
         .executable(name: "selfdb-emulator", targets: ["selfdb-emulator"]),
         .plugin(name: "SelfDBCodegenPlugin", targets: ["SelfDBCodegenPlugin"]),
@@ -85,6 +86,12 @@ let package = Package(
             plugins: ["SelfDBCodegenPlugin"]
         ),
 
+        // MARK: Offline cache
+        .target(
+            name: "SelfDBCache",
+            dependencies: ["SelfDB", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+
         // MARK: Emulator
         .target(
             name: "SelfDBEmulator",
@@ -111,7 +118,7 @@ let package = Package(
         // MARK: Demo
         .executableTarget(
             name: "selfdb-demo",
-            dependencies: ["SelfDB", "SelfDBEmulator"],
+            dependencies: ["SelfDB", "SelfDBCache", "SelfDBEmulator"],
             plugins: ["SelfDBCodegenPlugin"]
         ),
 
@@ -139,6 +146,18 @@ let package = Package(
         .testTarget(
             name: "SelfDBClientTests",
             dependencies: ["SelfDB", "SelfDBEmulator"],
+            plugins: ["SelfDBCodegenPlugin"]
+        ),
+        .testTarget(
+            name: "SelfDBCacheTests",
+            dependencies: ["SelfDBCache", "SelfDB", "SelfDBEmulator", "selfdb-cache-crash-helper"],
+            plugins: ["SelfDBCodegenPlugin"]
+        ),
+        // The process the cache's crash test kills with SIGKILL.
+        .executableTarget(
+            name: "selfdb-cache-crash-helper",
+            dependencies: ["SelfDBCache"],
+            path: "Tests/SelfDBCacheCrashHelper",
             plugins: ["SelfDBCodegenPlugin"]
         ),
         .testTarget(

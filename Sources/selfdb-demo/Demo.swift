@@ -4,11 +4,12 @@ import SelfDB
 /// The README demo: the generated SelfDB client doing what an app does, printing each step.
 @main
 enum Demo {
-    static func main() async {
+    @MainActor static func main() async {
         do {
             let target = try await DemoTarget.start()
             do {
                 try await run(SelfDB(baseURL: target.baseURL, apiKey: target.apiKey))
+                try await OfflineDemo.run(target)
                 await target.stop()
                 print("\nDemo finished.")
             } catch {

@@ -1,0 +1,114 @@
+import Foundation
+import SelfDB
+
+/// Sends the durable mutation queue in order, one drain at a time.
+///
+/// A transient failure (no network, 503, signed out) stops the drain and leaves the rest
+/// queued; a refusal rolls the mutation back and moves on.
+actor MutationSender {
+    /// How one mutation ended.
+    enum Outcome: Sendable {
+        case confirmed(String?)
+        case rejected(CacheError)
+    }
+
+    private let storage: any CacheStorage
+    private let broadcaster: ChangeBroadcaster
+    private var senders: [String: RowSender] = [:]
+    private var tail: Task<SyncReport, Never>?
+    private var expected: [Int64: Outcome?] = [:]
+
+    init(storage: any CacheStorage, broadcaster: ChangeBroadcaster) {
+        self.storage = storage
+        self.broadcaster = broadcaster
+    }
+
+    func register(_ typeName: String, _ sender: RowSender) {
+        if senders[typeName] == nil { senders[typeName] = sender }
+    }
+
+    /// Keeps the outcome of `sequence` for `takeOutcome`.
+    func expect(_ sequence: Int64) {
+        expected[sequence] = .some(nil)
+    }
+
+    /// The outcome of an expected mutation; `nil` while it is still queued.
+    func takeOutcome(_ sequence: Int64) -> Outcome? {
+        expected.removeValue(forKey: sequence) ?? nil
+    }
+
+    /// Sends everything queued, after any drain already running.
+    @discardableResult
+    func drain() async -> SyncReport {
+        let previous = tail
+        let task = Task {
+            _ = await previous?.value
+            return await self.sendAll()
+        }
+        tail = task
+        return await task.value
+    }
+
+    private func sendAll() async -> SyncReport {
+        var report = SyncReport()
+        while true {
+            let next: PendingMutation?
+            do {
+                next = try storage.pendingMutations().first
+            } catch {
+                report.stoppedBy = .storage("\(error)")
+                break
+            }
+            guard let mutation = next else { break }
+            guard let sender = senders[mutation.typeName] else {
+                report.stoppedBy = .invalidArgument("no table model registered for '\(mutation.typeName)'; call register(_:) before synchronize()")
+                break
+            }
+            do {
+                // Durably noted before sending: after a crash, the replay knows the server
+                // may have it. `mutation.attempted` still says whether an earlier send started.
+                try storage.markAttempted(mutation.sequence)
+                let json = try await sender.send(mutation)
+                try storage.confirm(mutation, serverJSON: json)
+                report.sent += 1
+                record(mutation.sequence, .confirmed(json))
+            } catch let error as CacheError {
+                report.stoppedBy = error
+                break
+            } catch {
+                let failure = error.asSelfDBError
+                if failure.isTransient {
+                    report.stoppedBy = .offline(failure)
+                    break
+                }
+                do {
+                    try storage.rollback(mutation)
+                } catch {
+                    report.stoppedBy = .storage("\(error)")
+                    break
+                }
+                report.rejected.append(.rejected(failure))
+                record(mutation.sequence, .rejected(.rejected(failure)))
+            }
+            broadcaster.post(.changed, typeName: mutation.typeName)
+        }
+        report.remaining = (try? storage.pendingMutations().count) ?? 0
+        return report
+    }
+
+    private func record(_ sequence: Int64, _ outcome: Outcome) {
+        if expected[sequence] != nil { expected[sequence] = .some(outcome) }
+    }
+}
+
+/// What a `synchronize()` did.
+public struct SyncReport: Sendable {
+    /// Mutations the server accepted.
+    public var sent = 0
+    /// Mutations the server refused (each rolled back in the cache).
+    public var rejected: [CacheError] = []
+    /// Mutations still queued.
+    public var remaining = 0
+    /// Why sending stopped early (offline, storage), if it did.
+    public var stoppedBy: CacheError?
+}

@@ -1,0 +1,34 @@
+import Foundation
+
+/// What the cache needs from its database, one transaction per method.
+///
+/// A protocol so the cache logic does not depend on the SQLite library: it is built on GRDB
+/// now and can move to `SelfDBStore` without touching the fetchers or the mutation queue.
+protocol CacheStorage: Sendable {
+    /// The items of a view, in view order.
+    func viewItems(type: String, view: String) throws -> [StoredItem]
+    /// One item.
+    func item(type: String, id: String) throws -> StoredItem?
+    /// How far a view has been paged, if it was ever fetched.
+    func viewPage(type: String, view: String) throws -> ViewPage?
+    /// Writes a page of server rows into a view: `replacing` starts the view over (page 1),
+    /// otherwise the rows are appended, skipping ids the view has. Items with a pending
+    /// mutation keep their local row and their place.
+    func writePage(type: String, view: String, items: [StoredItem], replacing: Bool, page: ViewPage, now: Date) throws
+    /// Applies a mutation to the cache and queues it, atomically. Returns its sequence.
+    func enqueue(type: String, kind: MutationKind, item: StoredItem, insertInto: (view: String, position: InsertPosition)?, now: Date) throws -> Int64
+    /// The queue, oldest first.
+    func pendingMutations() throws -> [PendingMutation]
+    /// Records that a send of the mutation is starting.
+    func markAttempted(_ sequence: Int64) throws
+    /// The server accepted the mutation; `serverJSON` is the row it returned.
+    func confirm(_ mutation: PendingMutation, serverJSON: String?) throws
+    /// The server refused the mutation: restores the item and its view places as they were
+    /// before it, dropping later mutations of the same item (they were built on it).
+    func rollback(_ mutation: PendingMutation) throws
+    /// Folds a change made elsewhere into the cache; ignored for items with a pending
+    /// mutation. Returns whether anything changed.
+    func applyRemote(type: String, kind: MutationKind, item: StoredItem, insertInto views: [String], at position: InsertPosition, now: Date) throws -> Bool
+    /// Drops idle views per the policy, then items no view holds. Returns the views dropped.
+    func evict(_ policy: EvictionPolicy, inUse: Set<ViewKey>, now: Date) throws -> Int
+}

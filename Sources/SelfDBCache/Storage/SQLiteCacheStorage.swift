@@ -1,0 +1,270 @@
+import Foundation
+import GRDB
+
+/// `CacheStorage` on one SQLite file through GRDB. Every statement binds its values;
+/// table names are fixed, so no identifier is ever built from input.
+final class SQLiteCacheStorage: CacheStorage {
+    private let queue: DatabaseQueue
+
+    /// Opens (or creates) the cache file at `path` and brings its schema up to date.
+    init(path: String) throws {
+        do {
+            var configuration = Configuration()
+            configuration.busyMode = .timeout(5)
+            queue = try DatabaseQueue(path: path, configuration: configuration)
+            try queue.write { db in try CacheSchema.migrate(db) }
+        } catch {
+            throw CacheError.storage("cannot open the cache at \(path): \(error)")
+        }
+    }
+
+    private func read<T>(_ body: (Database) throws -> T) throws -> T {
+        do { return try queue.read(body) } catch let error as CacheError { throw error } catch {
+            throw CacheError.storage("\(error)")
+        }
+    }
+
+    private func write<T>(_ body: (Database) throws -> T) throws -> T {
+        do { return try queue.write(body) } catch let error as CacheError { throw error } catch {
+            throw CacheError.storage("\(error)")
+        }
+    }
+
+    func viewItems(type: String, view: String) throws -> [StoredItem] {
+        try read { db in
+            let statement = try db.cachedStatement(sql: """
+                SELECT i.item_id, i.json, i.state FROM cache_view_items v
+                JOIN cache_items i ON i.type_name = v.type_name AND i.item_id = v.item_id
+                WHERE v.type_name = ? AND v.view_id = ? ORDER BY v.position, v.item_id
+                """)
+            return try Row.fetchAll(statement, arguments: [type, view]).map(Self.storedItem)
+        }
+    }
+
+    func item(type: String, id: String) throws -> StoredItem? {
+        try read { db in
+            try Row.fetchOne(db, sql: "SELECT item_id, json, state FROM cache_items WHERE type_name = ? AND item_id = ?", arguments: [type, id])
+                .map(Self.storedItem)
+        }
+    }
+
+    func viewPage(type: String, view: String) throws -> ViewPage? {
+        try read { db in
+            try Row.fetchOne(db, sql: "SELECT next_page, has_next FROM cache_views WHERE type_name = ? AND view_id = ?", arguments: [type, view])
+                .map { ViewPage(nextPage: $0["next_page"], hasNext: $0["has_next"]) }
+        }
+    }
+
+    func writePage(type: String, view: String, items: [StoredItem], replacing: Bool, page: ViewPage, now: Date) throws {
+        try write { db in
+            var kept: [(id: String, position: Double)] = []
+            var base = 0.0
+            var present = Set<String>()
+            if replacing {
+                // Items waiting for the server stay where the user put them.
+                kept = try Row.fetchAll(db, sql: """
+                    SELECT v.item_id, v.position FROM cache_view_items v
+                    JOIN cache_items i ON i.type_name = v.type_name AND i.item_id = v.item_id
+                    WHERE v.type_name = ? AND v.view_id = ? AND i.state != 'normal'
+                    """, arguments: [type, view]).map { ($0["item_id"], $0["position"]) }
+                try db.execute(sql: "DELETE FROM cache_view_items WHERE type_name = ? AND view_id = ?", arguments: [type, view])
+            } else {
+                base = try Double.fetchOne(db, sql: "SELECT MAX(position) + 1 FROM cache_view_items WHERE type_name = ? AND view_id = ?", arguments: [type, view]) ?? 0
+                present = Set(try String.fetchAll(db, sql: "SELECT item_id FROM cache_view_items WHERE type_name = ? AND view_id = ?", arguments: [type, view]))
+            }
+            let upsert = try Self.upsertStatement(db)
+            let place = try db.cachedStatement(sql: "INSERT OR REPLACE INTO cache_view_items (type_name, view_id, item_id, position) VALUES (?, ?, ?, ?)")
+            var offset = 0.0
+            for item in items where present.insert(item.id).inserted {
+                try upsert.execute(arguments: [type, item.id, item.json, now.timeIntervalSince1970])
+                try place.execute(arguments: [type, view, item.id, base + offset])
+                offset += 1
+            }
+            let restore = try db.cachedStatement(sql: "INSERT OR IGNORE INTO cache_view_items (type_name, view_id, item_id, position) VALUES (?, ?, ?, ?)")
+            for entry in kept {
+                try restore.execute(arguments: [type, view, entry.id, entry.position])
+            }
+            try db.execute(sql: """
+                INSERT INTO cache_views (type_name, view_id, next_page, has_next, last_used) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (type_name, view_id) DO UPDATE SET next_page = excluded.next_page, has_next = excluded.has_next, last_used = excluded.last_used
+                """, arguments: [type, view, page.nextPage, page.hasNext, now.timeIntervalSince1970])
+        }
+    }
+
+    /// Writes a server row unless the item has a pending mutation (state not `normal`).
+    private static func upsertStatement(_ db: Database) throws -> Statement {
+        try db.cachedStatement(sql: """
+            INSERT INTO cache_items (type_name, item_id, json, state, updated_at) VALUES (?, ?, ?, 'normal', ?)
+            ON CONFLICT (type_name, item_id) DO UPDATE SET json = excluded.json, updated_at = excluded.updated_at
+            WHERE cache_items.state = 'normal'
+            """)
+    }
+
+    func enqueue(type: String, kind: MutationKind, item: StoredItem, insertInto: (view: String, position: InsertPosition)?, now: Date) throws -> Int64 {
+        try write { db in
+            let previous = try Row.fetchOne(db, sql: "SELECT json, state FROM cache_items WHERE type_name = ? AND item_id = ?", arguments: [type, item.id])
+            let places = try Row.fetchAll(db, sql: "SELECT view_id, position FROM cache_view_items WHERE type_name = ? AND item_id = ?", arguments: [type, item.id])
+                .map { SavedPlace(view: $0["view_id"], position: $0["position"]) }
+            let placesJSON = String(decoding: try JSONEncoder().encode(places), as: UTF8.self)
+            try db.execute(sql: """
+                INSERT INTO cache_mutations (type_name, item_id, kind, json, previous_json, previous_state, previous_places, attempted, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?)
+                """, arguments: [type, item.id, kind.rawValue, item.json, previous?["json"] as String?, previous?["state"] as String?, placesJSON, now.timeIntervalSince1970])
+            let sequence = db.lastInsertedRowID
+            // A delete keeps showing the row it deletes until the server agrees.
+            let shown = kind == .delete ? (previous?["json"] as String? ?? item.json) : item.json
+            try db.execute(sql: """
+                INSERT INTO cache_items (type_name, item_id, json, state, updated_at) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (type_name, item_id) DO UPDATE SET json = excluded.json, state = excluded.state, updated_at = excluded.updated_at
+                """, arguments: [type, item.id, shown, kind.pendingState.rawValue, now.timeIntervalSince1970])
+            if let insertInto {
+                let position = try Self.position(for: insertInto.position, type: type, view: insertInto.view, db: db)
+                try db.execute(sql: "INSERT OR REPLACE INTO cache_view_items (type_name, view_id, item_id, position) VALUES (?, ?, ?, ?)",
+                               arguments: [type, insertInto.view, item.id, position])
+                try db.execute(sql: """
+                    INSERT INTO cache_views (type_name, view_id, next_page, has_next, last_used) VALUES (?, ?, 1, 1, ?)
+                    ON CONFLICT (type_name, view_id) DO UPDATE SET last_used = excluded.last_used
+                    """, arguments: [type, insertInto.view, now.timeIntervalSince1970])
+            }
+            return sequence
+        }
+    }
+
+    /// A position value for `position` in the view: positions are reals, so an item can go
+    /// between two others without renumbering the view.
+    private static func position(for position: InsertPosition, type: String, view: String, db: Database) throws -> Double {
+        let arguments: StatementArguments = [type, view]
+        let scope = "FROM cache_view_items WHERE type_name = ? AND view_id = ?"
+        func anchor(_ id: String) throws -> Double? {
+            try Double.fetchOne(db, sql: "SELECT position \(scope) AND item_id = ?", arguments: arguments + [id])
+        }
+        let append = { try Double.fetchOne(db, sql: "SELECT MAX(position) + 1 \(scope)", arguments: arguments) ?? 0 }
+        switch position {
+        case .prepend:
+            return try Double.fetchOne(db, sql: "SELECT MIN(position) - 1 \(scope)", arguments: arguments) ?? 0
+        case .append:
+            return try append()
+        case .before(let id):
+            guard let target = try anchor(id) else { return try append() }
+            let previous = try Double.fetchOne(db, sql: "SELECT MAX(position) \(scope) AND position < ?", arguments: arguments + [target])
+            return previous.map { ($0 + target) / 2 } ?? target - 1
+        case .after(let id):
+            guard let target = try anchor(id) else { return try append() }
+            let next = try Double.fetchOne(db, sql: "SELECT MIN(position) \(scope) AND position > ?", arguments: arguments + [target])
+            return next.map { ($0 + target) / 2 } ?? target + 1
+        }
+    }
+
+    func pendingMutations() throws -> [PendingMutation] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT seq, type_name, item_id, kind, json, attempted FROM cache_mutations ORDER BY seq").compactMap { row in
+                guard let kind = MutationKind(rawValue: row["kind"]) else { return nil }
+                return PendingMutation(sequence: row["seq"], typeName: row["type_name"], itemId: row["item_id"], kind: kind, json: row["json"], attempted: row["attempted"])
+            }
+        }
+    }
+
+    func markAttempted(_ sequence: Int64) throws {
+        try write { db in try db.execute(sql: "UPDATE cache_mutations SET attempted = 1 WHERE seq = ?", arguments: [sequence]) }
+    }
+
+    func confirm(_ mutation: PendingMutation, serverJSON: String?) throws {
+        try write { db in
+            try db.execute(sql: "DELETE FROM cache_mutations WHERE seq = ?", arguments: [mutation.sequence])
+            let later = try String.fetchOne(db, sql: "SELECT kind FROM cache_mutations WHERE type_name = ? AND item_id = ? ORDER BY seq DESC LIMIT 1",
+                                            arguments: [mutation.typeName, mutation.itemId])
+            // A later local change of the same item is newer than what the server returned.
+            guard later == nil else { return }
+            if mutation.kind == .delete {
+                try Self.remove(type: mutation.typeName, id: mutation.itemId, db: db)
+            } else {
+                try db.execute(sql: "UPDATE cache_items SET json = ?, state = 'normal' WHERE type_name = ? AND item_id = ?",
+                               arguments: [serverJSON ?? mutation.json, mutation.typeName, mutation.itemId])
+            }
+        }
+    }
+
+    func rollback(_ mutation: PendingMutation) throws {
+        try write { db in
+            guard let saved = try Row.fetchOne(db, sql: "SELECT previous_json, previous_state, previous_places FROM cache_mutations WHERE seq = ?", arguments: [mutation.sequence]) else { return }
+            try db.execute(sql: "DELETE FROM cache_mutations WHERE type_name = ? AND item_id = ? AND seq >= ?",
+                           arguments: [mutation.typeName, mutation.itemId, mutation.sequence])
+            try Self.remove(type: mutation.typeName, id: mutation.itemId, db: db)
+            guard let json: String = saved["previous_json"] else { return }
+            try db.execute(sql: "INSERT INTO cache_items (type_name, item_id, json, state, updated_at) VALUES (?, ?, ?, ?, ?)",
+                           arguments: [mutation.typeName, mutation.itemId, json, saved["previous_state"] as String? ?? "normal", Date().timeIntervalSince1970])
+            let placesJSON: String = saved["previous_places"] ?? "[]"
+            let places = (try? JSONDecoder().decode([SavedPlace].self, from: Data(placesJSON.utf8))) ?? []
+            for place in places {
+                try db.execute(sql: "INSERT OR REPLACE INTO cache_view_items (type_name, view_id, item_id, position) VALUES (?, ?, ?, ?)",
+                               arguments: [mutation.typeName, place.view, mutation.itemId, place.position])
+            }
+        }
+    }
+
+    func applyRemote(type: String, kind: MutationKind, item: StoredItem, insertInto views: [String], at position: InsertPosition, now: Date) throws -> Bool {
+        try write { db in
+            let state = try String.fetchOne(db, sql: "SELECT state FROM cache_items WHERE type_name = ? AND item_id = ?", arguments: [type, item.id])
+            guard state == nil || state == ItemState.normal.rawValue else { return false }
+            switch kind {
+            case .delete:
+                guard state != nil else { return false }
+                try Self.remove(type: type, id: item.id, db: db)
+            case .insert, .update:
+                try Self.upsertStatement(db).execute(arguments: [type, item.id, item.json, now.timeIntervalSince1970])
+                guard kind == .insert else { break }
+                for view in views {
+                    let present = try Bool.fetchOne(db, sql: "SELECT 1 FROM cache_view_items WHERE type_name = ? AND view_id = ? AND item_id = ?", arguments: [type, view, item.id]) ?? false
+                    guard !present else { continue }
+                    let value = try Self.position(for: position, type: type, view: view, db: db)
+                    try db.execute(sql: "INSERT INTO cache_view_items (type_name, view_id, item_id, position) VALUES (?, ?, ?, ?)", arguments: [type, view, item.id, value])
+                }
+            }
+            return true
+        }
+    }
+
+    func evict(_ policy: EvictionPolicy, inUse: Set<ViewKey>, now: Date) throws -> Int {
+        try write { db in
+            let views = try Row.fetchAll(db, sql: """
+                SELECT type_name, view_id, last_used FROM cache_views v
+                WHERE NOT EXISTS (SELECT 1 FROM cache_view_items x JOIN cache_items i ON i.type_name = x.type_name AND i.item_id = x.item_id
+                                  WHERE x.type_name = v.type_name AND x.view_id = v.view_id AND i.state != 'normal')
+                ORDER BY type_name, last_used DESC
+                """)
+            var idleCount: [String: Int] = [:]
+            var dropped = 0
+            for row in views {
+                let key = ViewKey(typeName: row["type_name"], view: row["view_id"])
+                guard !inUse.contains(key) else { continue }
+                let lastUsed: Double = row["last_used"]
+                let rank = idleCount[key.typeName, default: 0]
+                idleCount[key.typeName] = rank + 1
+                guard rank >= policy.maximumIdleViews || lastUsed < now.timeIntervalSince1970 - policy.maximumAge else { continue }
+                try db.execute(sql: "DELETE FROM cache_view_items WHERE type_name = ? AND view_id = ?", arguments: [key.typeName, key.view])
+                try db.execute(sql: "DELETE FROM cache_views WHERE type_name = ? AND view_id = ?", arguments: [key.typeName, key.view])
+                dropped += 1
+            }
+            try db.execute(sql: """
+                DELETE FROM cache_items WHERE state = 'normal' AND NOT EXISTS
+                (SELECT 1 FROM cache_view_items v WHERE v.type_name = cache_items.type_name AND v.item_id = cache_items.item_id)
+                """)
+            return dropped
+        }
+    }
+
+    private static func remove(type: String, id: String, db: Database) throws {
+        try db.execute(sql: "DELETE FROM cache_view_items WHERE type_name = ? AND item_id = ?", arguments: [type, id])
+        try db.execute(sql: "DELETE FROM cache_items WHERE type_name = ? AND item_id = ?", arguments: [type, id])
+    }
+
+    private static func storedItem(_ row: Row) -> StoredItem {
+        StoredItem(id: row[0], json: row[1], state: ItemState(rawValue: row[2]) ?? .normal)
+    }
+}
+
+/// Where an item was in a view before a mutation, kept with the mutation for its rollback.
+private struct SavedPlace: Codable {
+    var view: String
+    var position: Double
+}

@@ -1,0 +1,86 @@
+import Foundation
+import SelfDB
+import SelfDBCache
+
+/// The offline-first part of the demo: an app that keeps reading and writing through a
+/// `SelfDBCache` while the server is down, and catches up when it returns.
+@MainActor
+enum OfflineDemo {
+    static func run(_ target: DemoTarget) async throws {
+        let transport = OutageTransport()
+        let selfdb = SelfDB(baseURL: target.baseURL, apiKey: target.apiKey, transport: transport, retryPolicy: .none)
+        let email = "offline-\(UUID().uuidString.prefix(8).lowercased())@example.com"
+        _ = try await selfdb.auth.users.create(payload: UserCreate(email: email, password: "DemoPass123!", firstName: "Offline", lastName: "Demo"))
+        try await selfdb.auth.login(email: email, password: "DemoPass123!")
+        let me = try await selfdb.auth.me()
+        let table = try await selfdb.tables.create(from: Note.self, description: "SelfDB Swift offline demo")
+
+        let cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("selfdb-offline-demo-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: cacheDirectory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: cacheDirectory) }
+        let cache = try SelfDBCache(selfdb: selfdb, path: cacheDirectory.appendingPathComponent("cache.sqlite").path)
+        let feed = cache.fetcher(Note.self, .all(view: "my-notes", query: Note.query().sort(.createdAt, .asc)))
+
+        Demo.step("Offline-first: load my notes through the cache (SelfDBCache)")
+        for title in ["Plan the trip", "Pack the bags", "Book the hotel"] {
+            try await cache.insert(Note(id: UUID(), title: title, body: nil, pinned: false, createdAt: Date(), userId: me.id), into: "my-notes", at: .append)
+        }
+        try await feed.setup()
+        show(feed)
+
+        Demo.step("The server goes away")
+        if target.canStopServer {
+            await target.stopServer()
+            print("  stopped the embedded emulator (its port now refuses connections)")
+        } else {
+            transport.isDown = true
+            print("  SIMULATED outage: this is a real server, so the demo's transport now refuses every connection")
+        }
+        let reopened = cache.fetcher(Note.self, .all(view: "my-notes", query: Note.query().sort(.createdAt, .asc)))
+        do {
+            try await reopened.setup()
+        } catch let error as CacheError {
+            print("  refresh failed as expected: \(error.userFriendlyMessage)")
+        }
+        print("  the view is still readable from the cache:")
+        show(reopened)
+
+        Demo.step("Keep working offline: insert, update and delete")
+        let written = Note(id: UUID(), title: "Written on the plane", body: "no network here", pinned: true, createdAt: Date(), userId: me.id)
+        print("  insert → \(try await cache.insert(written, into: "my-notes", at: .append))")
+        var renamed = feed.rows[0]
+        renamed.title = "Plan the trip (dates fixed)"
+        print("  update → \(try await cache.update(renamed))")
+        print("  delete → \(try await cache.delete(feed.rows[1]))")
+        try reopened.refreshFromCache()
+        show(reopened)
+        print("  \(try cache.pendingMutationCount()) mutation(s) wait in the cache file")
+
+        Demo.step("The server is back: replay the queue")
+        if target.canStopServer {
+            try await target.restartServer()
+            print("  restarted the emulator on the same port with the same data")
+        } else {
+            transport.isDown = false
+            print("  the transport accepts connections again")
+        }
+        let report = await cache.synchronize()
+        print("  sent \(report.sent), refused \(report.rejected.count), still queued \(report.remaining)")
+        try await reopened.reload()
+        show(reopened)
+        let server = try await selfdb.tables.data.query(Note.self).sort(.createdAt, .asc).execute()
+        let converged = server == reopened.rows
+        print("  the server holds \(server.count) notes; cache and server agree: \(converged)")
+        guard converged else { throw SelfDBError.invalidResponse("the cache did not converge with the server") }
+
+        try await selfdb.tables.delete(table.id)
+        _ = try await selfdb.auth.logout()
+    }
+
+    private static func show(_ fetcher: CachedFetcher<Note>) {
+        for item in fetcher.items {
+            let mark = item.state == .normal ? "" : "  [\(item.state.rawValue)]"
+            print("    • \(item.row.title)\(mark)")
+        }
+    }
+}

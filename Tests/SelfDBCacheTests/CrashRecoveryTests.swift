@@ -1,0 +1,104 @@
+import Foundation
+import SelfDB
+import SelfDBCache
+import Testing
+
+@Suite("pending mutations survive a restart and are replayed once")
+@MainActor
+struct CrashRecoveryTests {
+    @Test func insertSentBeforeACrashIsNotDuplicated() async throws {
+        try await CacheFixture.run { fixture in
+            let (selfdb, user, _) = try await fixture.seeded(1)
+            let path = fixture.cachePath()
+            let row = Chore(id: UUID(), title: "sent just before the crash", rank: 5, userId: user.id)
+            let untouched = Chore(id: UUID(), title: "never sent", rank: 6, userId: user.id)
+            do {
+                // First app run: the inserts are queued (and the first one marked as sent)...
+                let first = try SelfDBCache(selfdb: selfdb, path: path)
+                await fixture.stopServer()
+                #expect(try await first.insert(row, into: "all") == .pending)
+                #expect(try await first.insert(untouched, into: "all") == .pending)
+                try await fixture.restartServer()
+                // ...and the first one had reached the server when the process died: the
+                // row is stored there, but the cache never heard back.
+                try await selfdb.tables.data.insert(row)
+            }
+
+            // Second app run on the same file, the first instance abandoned.
+            let second = try SelfDBCache(selfdb: selfdb, path: path)
+            #expect(try second.pendingMutationCount() == 2)
+            #expect(try second.item(Chore.self, id: row.id.uuidString)?.state == .inserting)
+            await second.register(Chore.self)
+            let report = await second.synchronize()
+            #expect(report.sent == 2)
+            #expect(report.remaining == 0)
+            let server = try await CacheFixture.serverRows(selfdb)
+            #expect(server.filter { $0.id == row.id }.count == 1, "the replayed insert must not duplicate the row")
+            #expect(server.filter { $0.id == untouched.id }.count == 1)
+            #expect(try second.items(Chore.self, view: "all").map(\.state) == [.normal, .normal])
+
+            // A third run finds nothing left to send.
+            let third = try SelfDBCache(selfdb: selfdb, path: path)
+            #expect(try third.pendingMutationCount() == 0)
+        }
+    }
+
+    @Test func pendingInsertSurvivesSIGKILLAndIsReplayedOnce() async throws {
+        try await CacheFixture.run { fixture in
+            let (selfdb, user, _) = try await fixture.seeded(1)
+            let helper = try #require(Self.helperURL, "selfdb-cache-crash-helper is not built next to the tests")
+            let table = try #require(try await selfdb.tables.list(search: Chore.tableName).first { $0.name == Chore.tableName })
+            // The insert's POST is answered 503, so it stays queued in the helper's cache file.
+            fixture.emulator.injectFault(.serviceUnavailable(), method: "POST", path: "/tables/\(table.id.queryValue)/data")
+            let path = fixture.cachePath("killed")
+            let rowId = UUID()
+
+            let process = Process()
+            process.executableURL = helper
+            process.arguments = [fixture.emulator.baseURL.absoluteString, CacheFixture.apiKey, user.email, CacheFixture.password, path, rowId.uuidString, user.id.uuidString]
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let line = await Task.detached { String(decoding: output.fileHandleForReading.availableData, as: UTF8.self) }.value
+            #expect(line.hasPrefix("PENDING"), "helper said: \(line)")
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            #expect(process.terminationReason == .uncaughtSignal)
+
+            let reopened = try SelfDBCache(selfdb: selfdb, path: path)
+            #expect(try reopened.pendingMutationCount() == 1)
+            #expect(try reopened.item(Chore.self, id: rowId.uuidString)?.state == .inserting)
+            await reopened.register(Chore.self)
+            let report = await reopened.synchronize()
+            #expect(report.sent == 1)
+            #expect(try await CacheFixture.serverRows(selfdb).filter { $0.id == rowId }.count == 1)
+            #expect(try reopened.item(Chore.self, id: rowId.uuidString)?.state == .normal)
+            #expect(await reopened.synchronize().sent == 0, "replayed once")
+        }
+    }
+
+    /// The helper executable, built next to the test bundle.
+    static var helperURL: URL? {
+        let starts = [Bundle.main.executableURL, URL(fileURLWithPath: CommandLine.arguments[0])].compactMap { $0 }
+        for start in starts {
+            var directory = start.deletingLastPathComponent()
+            for _ in 0..<4 {
+                let candidate = directory.appendingPathComponent("selfdb-cache-crash-helper")
+                if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+                directory = directory.deletingLastPathComponent()
+            }
+        }
+        return nil
+    }
+
+    @Test func aDamagedCacheFileIsATypedErrorAndIsKept() async throws {
+        try await CacheFixture.run { fixture in
+            let (selfdb, _) = try await fixture.newUser()
+            let path = fixture.cachePath("damaged")
+            let garbage = Data(repeating: 0x5A, count: 4096)
+            try garbage.write(to: URL(fileURLWithPath: path))
+            #expect(throws: CacheError.self) { _ = try SelfDBCache(selfdb: selfdb, path: path) }
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == garbage)
+        }
+    }
+}
