@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .library(name: "SelfDB", targets: ["SelfDB"]),
         .library(name: "SelfDBRuntime", targets: ["SelfDBRuntime"]),
+        .library(name: "SelfDBRealtime", targets: ["SelfDBRealtime"]),
         .library(name: "SelfDBSpec", targets: ["SelfDBSpec"]),
         .library(name: "SelfDBCodegen", targets: ["SelfDBCodegen"]),
         .library(name: "SelfDBEmulator", targets: ["SelfDBEmulator"]),
@@ -31,6 +32,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.0.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
+        // The realtime client's WebSocket on Linux (URLSession has none there).
+        .package(url: "https://github.com/hummingbird-project/swift-websocket.git", from: "1.6.0"),
     ],
     targets: [
         // MARK: Generator
@@ -81,8 +84,18 @@ let package = Package(
             name: "SelfDBRuntime"
         ),
         .target(
+            name: "SelfDBRealtime",
+            dependencies: [
+                "SelfDBRuntime",
+                // Linux only: Apple platforms use URLSessionWebSocketTask and must not link NIO.
+                .product(name: "WSClient", package: "swift-websocket", condition: .when(platforms: [.linux])),
+                .product(name: "Logging", package: "swift-log", condition: .when(platforms: [.linux])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux])),
+            ]
+        ),
+        .target(
             name: "SelfDB",
-            dependencies: ["SelfDBRuntime"],
+            dependencies: ["SelfDBRuntime", "SelfDBRealtime"],
             plugins: ["SelfDBCodegenPlugin"]
         ),
 
@@ -146,6 +159,11 @@ let package = Package(
         .testTarget(
             name: "SelfDBClientTests",
             dependencies: ["SelfDB", "SelfDBEmulator"],
+            plugins: ["SelfDBCodegenPlugin"]
+        ),
+        .testTarget(
+            name: "SelfDBRealtimeTests",
+            dependencies: ["SelfDB", "SelfDBRealtime", "SelfDBEmulator"],
             plugins: ["SelfDBCodegenPlugin"]
         ),
         .testTarget(

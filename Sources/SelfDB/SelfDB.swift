@@ -1,4 +1,5 @@
 import Foundation
+@_exported import SelfDBRealtime
 @_exported import SelfDBRuntime
 
 /// The SelfDB client: `SelfDB(baseUrl:apiKey:)`, then `auth`, `tables` and `storage`.
@@ -10,6 +11,10 @@ public final class SelfDB: Sendable {
     /// The client every generated endpoint sends through.
     public let apiClient: APIClient
 
+    /// Realtime changes over the Phoenix Channels socket: `connect()`, `channel(_:)`,
+    /// typed `changes(_:)`. It presents this client's API key and current access token.
+    public let realtime: RealtimeClient
+
     /// The signed-in session, if any.
     public var session: StoredSession? {
         get async { await apiClient.session }
@@ -18,9 +23,9 @@ public final class SelfDB: Sendable {
     /// A client for the server at `baseUrl`, sending `apiKey` on every request.
     ///
     /// An invalid URL string is reported on the first call rather than trapping here.
-    public convenience init(baseUrl: String, apiKey: String, transport: any HTTPTransport = URLSessionTransport(), tokenStore: any TokenStore = InMemoryTokenStore(), retryPolicy: RetryPolicy = RetryPolicy()) {
+    public convenience init(baseUrl: String, apiKey: String, transport: any HTTPTransport = URLSessionTransport(), tokenStore: any TokenStore = InMemoryTokenStore(), retryPolicy: RetryPolicy = RetryPolicy(), realtime: RealtimeConfiguration = RealtimeConfiguration()) {
         let url = URL(string: baseUrl) ?? URL(fileURLWithPath: "/invalid-base-url")
-        self.init(baseURL: url, apiKey: apiKey, transport: transport, tokenStore: tokenStore, retryPolicy: retryPolicy)
+        self.init(baseURL: url, apiKey: apiKey, transport: transport, tokenStore: tokenStore, retryPolicy: retryPolicy, realtime: realtime)
     }
 
     /// A client for the server at `baseURL`.
@@ -29,8 +34,9 @@ public final class SelfDB: Sendable {
     ///   - transport: how requests are sent (URLSession by default; inject one for tests).
     ///   - tokenStore: where the session lives (memory by default; `FileTokenStore` persists it).
     ///   - retryPolicy: retries of idempotent requests on 429, 503 and connection failures.
-    public init(baseURL: URL, apiKey: String, transport: any HTTPTransport = URLSessionTransport(), tokenStore: any TokenStore = InMemoryTokenStore(), retryPolicy: RetryPolicy = RetryPolicy()) {
-        apiClient = APIClient(
+    ///   - realtime: the realtime socket's serializer, heartbeat, backoff and WebSocket.
+    public init(baseURL: URL, apiKey: String, transport: any HTTPTransport = URLSessionTransport(), tokenStore: any TokenStore = InMemoryTokenStore(), retryPolicy: RetryPolicy = RetryPolicy(), realtime: RealtimeConfiguration = RealtimeConfiguration()) {
+        let apiClient = APIClient(
             configuration: .init(baseURL: baseURL, apiKey: apiKey, errorKinds: Self.errorKinds, retryPolicy: retryPolicy),
             transport: transport,
             tokenStore: tokenStore,
@@ -38,5 +44,9 @@ public final class SelfDB: Sendable {
                 StoredSession(try await Auth(api: client).refresh(refreshToken: refreshToken))
             }
         )
+        self.apiClient = apiClient
+        self.realtime = RealtimeClient(baseURL: baseURL, configuration: realtime) {
+            (apiKey, try await apiClient.currentAccessToken())
+        }
     }
 }

@@ -201,4 +201,17 @@ public final class SelfDBEmulator: Sendable {
     public var realtimeConnectionCount: Int {
         services.realtime.connectionCount
     }
+
+    /// Whether realtime heartbeats are answered (true unless a test turns it off to see a
+    /// client detect a dead connection).
+    public var answersRealtimeHeartbeats: Bool {
+        get { services.realtime.answersHeartbeats.current }
+        set { services.realtime.answersHeartbeats.withLock { $0 = newValue } }
+    }
+
+    /// Sends `text` unchanged as a text frame on every open realtime socket, e.g. a malformed
+    /// frame to see how a client copes.
+    public func sendRawRealtimeFrame(_ text: String) {
+        services.realtime.sendRaw(text)
+    }
 }

@@ -51,6 +51,8 @@ enum Demo {
             print("  inserted \(note.title)")
         }
 
+        try await RealtimeDemo.run(selfdb, userID: me.id)
+
         step("Query typed rows: search \"milk\", sorted by title")
         let milk = try await selfdb.tables.data.query(Note.self).search("milk").sort(.title, .asc).execute()
         for note in milk { print("  \(note.title) — pinned: \(note.pinned == true)") }

@@ -1,4 +1,5 @@
 import Foundation
+import SelfDBRuntime
 import Observation
 import SelfDB
 

@@ -1,4 +1,5 @@
 import Foundation
+import SelfDBRuntime
 
 /// Tells live fetchers that their type changed in the cache, and knows which views are in
 /// use (eviction spares them).

@@ -92,7 +92,7 @@ struct RealtimeConnection: Sendable {
     private func handle(_ frame: PhoenixMessage, id: UUID) -> [PhoenixMessage] {
         switch (frame.topic, frame.event) {
         case ("phoenix", "heartbeat"):
-            return [reply(to: frame, status: "ok")]
+            return hub.answersHeartbeats.current ? [reply(to: frame, status: "ok")] : []
         case (_, "phx_join"):
             guard frame.topic.hasPrefix("table:"), frame.topic.count > "table:".count else {
                 return [reply(to: frame, status: "error", response: ["reason": "unmatched topic"])]

@@ -20,6 +20,8 @@ final class RealtimeHub: Sendable {
     }
 
     private let subscribers = Locked<[UUID: Subscriber]>([:])
+    /// Test hook: when false, heartbeats go unanswered (to make clients time out).
+    let answersHeartbeats = Locked(true)
 
     func register(_ id: UUID, serializer: PhoenixSerializer, outbox: AsyncStream<Outbound>.Continuation) {
         subscribers.withLock { $0[id] = Subscriber(serializer: serializer, outbox: outbox, topics: [:]) }
@@ -58,6 +60,15 @@ final class RealtimeHub: Sendable {
         subscribers.withLock { all in
             for subscriber in all.values where subscriber.topics[topic] != nil {
                 subscriber.outbox.yield(.text(subscriber.serializer == .v1 ? frames.v1 : frames.v2))
+            }
+        }
+    }
+
+    /// Test hook: sends `text` as it is, as one text frame, to every open socket.
+    func sendRaw(_ text: String) {
+        subscribers.withLock { all in
+            for subscriber in all.values {
+                subscriber.outbox.yield(.text(text))
             }
         }
     }

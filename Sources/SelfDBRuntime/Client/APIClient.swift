@@ -144,6 +144,13 @@ public final class APIClient: Sendable {
         }
     }
 
+    /// The access token a long-lived connection such as the realtime socket should present
+    /// now: the stored one, refreshed first when it is about to expire; nil when signed out.
+    /// Reading it at each connect is what makes a reconnect after a refresh use the new token.
+    public func currentAccessToken() async throws -> String? {
+        try await accessToken(for: APIRequest(method: .get, path: "/realtime/socket", auth: .optionalBearer))
+    }
+
     /// The bearer token to send with `request`: none for key-only requests, the stored one
     /// otherwise, refreshed first when it is known to be about to expire.
     private func accessToken(for request: APIRequest) async throws -> String? {
