@@ -1,0 +1,37 @@
+import SelfDB
+
+extension CacheChange {
+    /// The cache's view of a realtime change (the old row of an update is not needed: the
+    /// cache keeps the previous state itself).
+    public init(_ change: TableChange<Row>) {
+        switch change {
+        case .insert(let row): self = .insert(row)
+        case .update(let row, _): self = .update(row)
+        case .delete(let row): self = .delete(row)
+        }
+    }
+}
+
+extension SelfDBCache {
+    /// Keeps `Row`'s cached items and views in step with changes made elsewhere, as the
+    /// server reports them on `selfdb.realtime`, until the calling task is cancelled.
+    ///
+    /// ```swift
+    /// try await selfdb.realtime.connect()
+    /// let live = Task { try await cache.followRealtime(Todo.self, insertingInto: ["open"]) }
+    /// ```
+    ///
+    /// The table must be realtime-enabled (a table model with `realtime: true` is created
+    /// that way). Items with a pending local mutation are left alone, as with
+    /// ``apply(change:insertingInto:at:)``. Reconnects and re-joins are the realtime client's
+    /// business; changes made while the socket was down are caught up by the next `reload()`.
+    ///
+    /// - Throws: the realtime client's errors (`RealtimeError.notConnected` before `connect()`,
+    ///   a refused join), or a cache error while applying a change.
+    public func followRealtime<Row: TableModel>(_ type: Row.Type, insertingInto views: [String] = [], at position: InsertPosition = .prepend) async throws {
+        let changes = try await selfdb.realtime.changes(Row.self)
+        for await change in changes {
+            try apply(change: CacheChange(change), insertingInto: views, at: position)
+        }
+    }
+}
