@@ -11,6 +11,8 @@ let package = Package(
         .library(name: "SelfDB", targets: ["SelfDB"]),
         .library(name: "SelfDBRuntime", targets: ["SelfDBRuntime"]),
         .library(name: "SelfDBRealtime", targets: ["SelfDBRealtime"]),
+        .library(name: "SelfDBStore", targets: ["SelfDBStore"]),
+        .library(name: "CRDTSQLite", targets: ["CRDTSQLite"]),
         .library(name: "SelfDBSpec", targets: ["SelfDBSpec"]),
         .library(name: "SelfDBCodegen", targets: ["SelfDBCodegen"]),
         .library(name: "SelfDBEmulator", targets: ["SelfDBEmulator"]),
@@ -99,6 +101,18 @@ let package = Package(
             plugins: ["SelfDBCodegenPlugin"]
         ),
 
+        // MARK: Local store and CRDT replication
+        .target(
+            name: "SelfDBStore",
+            // GRDB's system-library module for the system sqlite3 (libsqlite3-dev): the same
+            // SQLite the cache's GRDB uses, without a second module map for it.
+            dependencies: [.product(name: "GRDBSQLite", package: "GRDB.swift")]
+        ),
+        .target(
+            name: "CRDTSQLite",
+            dependencies: ["SelfDBStore", .product(name: "GRDBSQLite", package: "GRDB.swift")]
+        ),
+
         // MARK: Offline cache
         .target(
             name: "SelfDBCache",
@@ -160,6 +174,20 @@ let package = Package(
             name: "SelfDBClientTests",
             dependencies: ["SelfDB", "SelfDBEmulator"],
             plugins: ["SelfDBCodegenPlugin"]
+        ),
+        .testTarget(
+            name: "SelfDBStoreTests",
+            dependencies: ["SelfDBStore"]
+        ),
+        .testTarget(
+            name: "CRDTSQLiteTests",
+            dependencies: ["CRDTSQLite", "crdt-crash-writer"]
+        ),
+        // The process the CRDT crash test kills with SIGKILL mid-stream.
+        .executableTarget(
+            name: "crdt-crash-writer",
+            dependencies: ["CRDTSQLite"],
+            path: "Tests/CRDTCrashWriter"
         ),
         .testTarget(
             name: "SelfDBRealtimeTests",

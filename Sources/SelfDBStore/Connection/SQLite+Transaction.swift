@@ -1,0 +1,45 @@
+import Foundation
+import GRDBSQLite
+
+extension SQLite {
+    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws
+    /// (the error is rethrown unchanged).
+    ///
+    /// Transactions nest: an inner one is a savepoint, rolled back on its own when its body
+    /// throws, and durable only once the outermost transaction commits. A rolled-back
+    /// savepoint is also released, so it does not linger on the transaction stack.
+    @discardableResult
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        try checkOpen()
+        let depth = transactionDepth
+        let savepoint = "selfdb_store_\(depth)"
+        try executeScript(depth == 0 ? "BEGIN" : "SAVEPOINT \(savepoint)")
+        transactionDepth += 1
+        defer { transactionDepth = depth }
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            // Roll back best-effort: the body's error is the one to report.
+            if depth == 0 {
+                try? executeScript("ROLLBACK")
+            } else {
+                try? executeScript("ROLLBACK TO \(savepoint); RELEASE \(savepoint)")
+            }
+            throw error
+        }
+        do {
+            try executeScript(depth == 0 ? "COMMIT" : "RELEASE \(savepoint)")
+        } catch {
+            if depth == 0 { try? executeScript("ROLLBACK") }
+            throw error
+        }
+        return result
+    }
+
+    /// Whether a transaction is open on this connection (explicit or from `transaction`).
+    public var isInTransaction: Bool {
+        guard let handle = rawHandle else { return false }
+        return sqlite3_get_autocommit(handle) == 0
+    }
+}
