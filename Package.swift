@@ -116,7 +116,7 @@ let package = Package(
         // MARK: Offline cache
         .target(
             name: "SelfDBCache",
-            dependencies: ["SelfDB", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["SelfDB", "SelfDBStore"]
         ),
 
         // MARK: Emulator

@@ -1,10 +1,9 @@
-import GRDB
 
 /// The cache's tables. Items are keyed by (type, id), so types never collide; a view is an
 /// ordered list of item ids, and one item is shared by all its views.
 enum CacheSchema {
-    static func migrate(_ db: Database) throws {
-        try db.execute(sql: """
+    static func migrate(_ db: CacheDatabase.Access) throws {
+        try db.executeScript("""
             CREATE TABLE IF NOT EXISTS cache_items (
                 type_name TEXT NOT NULL, item_id TEXT NOT NULL, json TEXT NOT NULL,
                 state TEXT NOT NULL DEFAULT 'normal', updated_at REAL NOT NULL,

@@ -2,8 +2,8 @@ import Foundation
 
 /// What the cache needs from its database, one transaction per method.
 ///
-/// A protocol so the cache logic does not depend on the SQLite library: it is built on GRDB
-/// now and can move to `SelfDBStore` without touching the fetchers or the mutation queue.
+/// A protocol so the fetchers and the mutation queue do not depend on how SQL is run; the
+/// implementation is `SQLiteCacheStorage`, on `SelfDBStore`.
 protocol CacheStorage: Sendable {
     /// The items of a view, in view order.
     func viewItems(type: String, view: String) throws -> [StoredItem]

@@ -1,30 +1,28 @@
 import Foundation
-import GRDB
+import SelfDBStore
 
-/// `CacheStorage` on one SQLite file through GRDB. Every statement binds its values;
+/// `CacheStorage` on one SQLite file through `SelfDBStore`. Every statement binds its values;
 /// table names are fixed, so no identifier is ever built from input.
 final class SQLiteCacheStorage: CacheStorage {
-    private let queue: DatabaseQueue
+    private let queue: CacheDatabase
 
     /// Opens (or creates) the cache file at `path` and brings its schema up to date.
     init(path: String) throws {
         do {
-            var configuration = Configuration()
-            configuration.busyMode = .timeout(5)
-            queue = try DatabaseQueue(path: path, configuration: configuration)
+            queue = try CacheDatabase(path: path)
             try queue.write { db in try CacheSchema.migrate(db) }
         } catch {
             throw CacheError.storage("cannot open the cache at \(path): \(error)")
         }
     }
 
-    private func read<T>(_ body: (Database) throws -> T) throws -> T {
+    private func read<T>(_ body: (CacheDatabase.Access) throws -> T) throws -> T {
         do { return try queue.read(body) } catch let error as CacheError { throw error } catch {
             throw CacheError.storage("\(error)")
         }
     }
 
-    private func write<T>(_ body: (Database) throws -> T) throws -> T {
+    private func write<T>(_ body: (CacheDatabase.Access) throws -> T) throws -> T {
         do { return try queue.write(body) } catch let error as CacheError { throw error } catch {
             throw CacheError.storage("\(error)")
         }
@@ -37,21 +35,21 @@ final class SQLiteCacheStorage: CacheStorage {
                 JOIN cache_items i ON i.type_name = v.type_name AND i.item_id = v.item_id
                 WHERE v.type_name = ? AND v.view_id = ? ORDER BY v.position, v.item_id
                 """)
-            return try Row.fetchAll(statement, arguments: [type, view]).map(Self.storedItem)
+            return try statement.run([type, view]).map(Self.storedItem)
         }
     }
 
     func item(type: String, id: String) throws -> StoredItem? {
         try read { db in
-            try Row.fetchOne(db, sql: "SELECT item_id, json, state FROM cache_items WHERE type_name = ? AND item_id = ?", arguments: [type, id])
+            try db.fetchOne(sql: "SELECT item_id, json, state FROM cache_items WHERE type_name = ? AND item_id = ?", arguments: [type, id])
                 .map(Self.storedItem)
         }
     }
 
     func viewPage(type: String, view: String) throws -> ViewPage? {
         try read { db in
-            try Row.fetchOne(db, sql: "SELECT next_page, has_next FROM cache_views WHERE type_name = ? AND view_id = ?", arguments: [type, view])
-                .map { ViewPage(nextPage: $0["next_page"], hasNext: $0["has_next"]) }
+            try db.fetchOne(sql: "SELECT next_page, has_next FROM cache_views WHERE type_name = ? AND view_id = ?", arguments: [type, view])
+                .map { ViewPage(nextPage: try $0.required("next_page"), hasNext: try $0.required("has_next")) }
         }
     }
 
@@ -62,15 +60,15 @@ final class SQLiteCacheStorage: CacheStorage {
             var present = Set<String>()
             if replacing {
                 // Items waiting for the server stay where the user put them.
-                kept = try Row.fetchAll(db, sql: """
+                kept = try db.fetchAll(sql: """
                     SELECT v.item_id, v.position FROM cache_view_items v
                     JOIN cache_items i ON i.type_name = v.type_name AND i.item_id = v.item_id
                     WHERE v.type_name = ? AND v.view_id = ? AND i.state != 'normal'
-                    """, arguments: [type, view]).map { ($0["item_id"], $0["position"]) }
+                    """, arguments: [type, view]).map { (try $0.required("item_id"), try $0.required("position")) }
                 try db.execute(sql: "DELETE FROM cache_view_items WHERE type_name = ? AND view_id = ?", arguments: [type, view])
             } else {
-                base = try Double.fetchOne(db, sql: "SELECT MAX(position) + 1 FROM cache_view_items WHERE type_name = ? AND view_id = ?", arguments: [type, view]) ?? 0
-                present = Set(try String.fetchAll(db, sql: "SELECT item_id FROM cache_view_items WHERE type_name = ? AND view_id = ?", arguments: [type, view]))
+                base = try db.value(Double.self, sql: "SELECT MAX(position) + 1 FROM cache_view_items WHERE type_name = ? AND view_id = ?", arguments: [type, view]) ?? 0
+                present = Set(try db.values(String.self, sql: "SELECT item_id FROM cache_view_items WHERE type_name = ? AND view_id = ?", arguments: [type, view]))
             }
             let upsert = try Self.upsertStatement(db)
             let place = try db.cachedStatement(sql: "INSERT OR REPLACE INTO cache_view_items (type_name, view_id, item_id, position) VALUES (?, ?, ?, ?)")
@@ -92,7 +90,7 @@ final class SQLiteCacheStorage: CacheStorage {
     }
 
     /// Writes a server row unless the item has a pending mutation (state not `normal`).
-    private static func upsertStatement(_ db: Database) throws -> Statement {
+    private static func upsertStatement(_ db: CacheDatabase.Access) throws -> CacheDatabase.CachedStatement {
         try db.cachedStatement(sql: """
             INSERT INTO cache_items (type_name, item_id, json, state, updated_at) VALUES (?, ?, ?, 'normal', ?)
             ON CONFLICT (type_name, item_id) DO UPDATE SET json = excluded.json, updated_at = excluded.updated_at
@@ -102,9 +100,9 @@ final class SQLiteCacheStorage: CacheStorage {
 
     func enqueue(type: String, kind: MutationKind, item: StoredItem, insertInto: (view: String, position: InsertPosition)?, now: Date) throws -> Int64 {
         try write { db in
-            let previous = try Row.fetchOne(db, sql: "SELECT json, state FROM cache_items WHERE type_name = ? AND item_id = ?", arguments: [type, item.id])
-            let places = try Row.fetchAll(db, sql: "SELECT view_id, position FROM cache_view_items WHERE type_name = ? AND item_id = ?", arguments: [type, item.id])
-                .map { SavedPlace(view: $0["view_id"], position: $0["position"]) }
+            let previous = try db.fetchOne(sql: "SELECT json, state FROM cache_items WHERE type_name = ? AND item_id = ?", arguments: [type, item.id])
+            let places = try db.fetchAll(sql: "SELECT view_id, position FROM cache_view_items WHERE type_name = ? AND item_id = ?", arguments: [type, item.id])
+                .map { SavedPlace(view: try $0.required("view_id"), position: try $0.required("position")) }
             let placesJSON = String(decoding: try JSONEncoder().encode(places), as: UTF8.self)
             try db.execute(sql: """
                 INSERT INTO cache_mutations (type_name, item_id, kind, json, previous_json, previous_state, previous_places, attempted, created_at)
@@ -132,34 +130,34 @@ final class SQLiteCacheStorage: CacheStorage {
 
     /// A position value for `position` in the view: positions are reals, so an item can go
     /// between two others without renumbering the view.
-    private static func position(for position: InsertPosition, type: String, view: String, db: Database) throws -> Double {
-        let arguments: StatementArguments = [type, view]
+    private static func position(for position: InsertPosition, type: String, view: String, db: CacheDatabase.Access) throws -> Double {
+        let arguments: CacheDatabase.Access.Arguments = [type, view]
         let scope = "FROM cache_view_items WHERE type_name = ? AND view_id = ?"
         func anchor(_ id: String) throws -> Double? {
-            try Double.fetchOne(db, sql: "SELECT position \(scope) AND item_id = ?", arguments: arguments + [id])
+            try db.value(Double.self, sql: "SELECT position \(scope) AND item_id = ?", arguments: arguments + [id])
         }
-        let append = { try Double.fetchOne(db, sql: "SELECT MAX(position) + 1 \(scope)", arguments: arguments) ?? 0 }
+        let append = { try db.value(Double.self, sql: "SELECT MAX(position) + 1 \(scope)", arguments: arguments) ?? 0 }
         switch position {
         case .prepend:
-            return try Double.fetchOne(db, sql: "SELECT MIN(position) - 1 \(scope)", arguments: arguments) ?? 0
+            return try db.value(Double.self, sql: "SELECT MIN(position) - 1 \(scope)", arguments: arguments) ?? 0
         case .append:
             return try append()
         case .before(let id):
             guard let target = try anchor(id) else { return try append() }
-            let previous = try Double.fetchOne(db, sql: "SELECT MAX(position) \(scope) AND position < ?", arguments: arguments + [target])
+            let previous = try db.value(Double.self, sql: "SELECT MAX(position) \(scope) AND position < ?", arguments: arguments + [target])
             return previous.map { ($0 + target) / 2 } ?? target - 1
         case .after(let id):
             guard let target = try anchor(id) else { return try append() }
-            let next = try Double.fetchOne(db, sql: "SELECT MIN(position) \(scope) AND position > ?", arguments: arguments + [target])
+            let next = try db.value(Double.self, sql: "SELECT MIN(position) \(scope) AND position > ?", arguments: arguments + [target])
             return next.map { ($0 + target) / 2 } ?? target + 1
         }
     }
 
     func pendingMutations() throws -> [PendingMutation] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT seq, type_name, item_id, kind, json, attempted FROM cache_mutations ORDER BY seq").compactMap { row in
-                guard let kind = MutationKind(rawValue: row["kind"]) else { return nil }
-                return PendingMutation(sequence: row["seq"], typeName: row["type_name"], itemId: row["item_id"], kind: kind, json: row["json"], attempted: row["attempted"])
+            try db.fetchAll(sql: "SELECT seq, type_name, item_id, kind, json, attempted FROM cache_mutations ORDER BY seq").compactMap { row in
+                guard let kind = MutationKind(rawValue: try row.required("kind")) else { return nil }
+                return PendingMutation(sequence: try row.required("seq"), typeName: try row.required("type_name"), itemId: try row.required("item_id"), kind: kind, json: try row.required("json"), attempted: try row.required("attempted"))
             }
         }
     }
@@ -171,7 +169,7 @@ final class SQLiteCacheStorage: CacheStorage {
     func confirm(_ mutation: PendingMutation, serverJSON: String?) throws {
         try write { db in
             try db.execute(sql: "DELETE FROM cache_mutations WHERE seq = ?", arguments: [mutation.sequence])
-            let later = try String.fetchOne(db, sql: "SELECT kind FROM cache_mutations WHERE type_name = ? AND item_id = ? ORDER BY seq DESC LIMIT 1",
+            let later = try db.value(String.self, sql: "SELECT kind FROM cache_mutations WHERE type_name = ? AND item_id = ? ORDER BY seq DESC LIMIT 1",
                                             arguments: [mutation.typeName, mutation.itemId])
             // A later local change of the same item is newer than what the server returned.
             guard later == nil else { return }
@@ -186,7 +184,7 @@ final class SQLiteCacheStorage: CacheStorage {
 
     func rollback(_ mutation: PendingMutation) throws {
         try write { db in
-            guard let saved = try Row.fetchOne(db, sql: "SELECT previous_json, previous_state, previous_places FROM cache_mutations WHERE seq = ?", arguments: [mutation.sequence]) else { return }
+            guard let saved = try db.fetchOne(sql: "SELECT previous_json, previous_state, previous_places FROM cache_mutations WHERE seq = ?", arguments: [mutation.sequence]) else { return }
             try db.execute(sql: "DELETE FROM cache_mutations WHERE type_name = ? AND item_id = ? AND seq >= ?",
                            arguments: [mutation.typeName, mutation.itemId, mutation.sequence])
             try Self.remove(type: mutation.typeName, id: mutation.itemId, db: db)
@@ -204,7 +202,7 @@ final class SQLiteCacheStorage: CacheStorage {
 
     func applyRemote(type: String, kind: MutationKind, item: StoredItem, insertInto views: [String], at position: InsertPosition, now: Date) throws -> Bool {
         try write { db in
-            let state = try String.fetchOne(db, sql: "SELECT state FROM cache_items WHERE type_name = ? AND item_id = ?", arguments: [type, item.id])
+            let state = try db.value(String.self, sql: "SELECT state FROM cache_items WHERE type_name = ? AND item_id = ?", arguments: [type, item.id])
             guard state == nil || state == ItemState.normal.rawValue else { return false }
             switch kind {
             case .delete:
@@ -214,7 +212,7 @@ final class SQLiteCacheStorage: CacheStorage {
                 try Self.upsertStatement(db).execute(arguments: [type, item.id, item.json, now.timeIntervalSince1970])
                 guard kind == .insert else { break }
                 for view in views {
-                    let present = try Bool.fetchOne(db, sql: "SELECT 1 FROM cache_view_items WHERE type_name = ? AND view_id = ? AND item_id = ?", arguments: [type, view, item.id]) ?? false
+                    let present = try db.value(Bool.self, sql: "SELECT 1 FROM cache_view_items WHERE type_name = ? AND view_id = ? AND item_id = ?", arguments: [type, view, item.id]) ?? false
                     guard !present else { continue }
                     let value = try Self.position(for: position, type: type, view: view, db: db)
                     try db.execute(sql: "INSERT INTO cache_view_items (type_name, view_id, item_id, position) VALUES (?, ?, ?, ?)", arguments: [type, view, item.id, value])
@@ -226,7 +224,7 @@ final class SQLiteCacheStorage: CacheStorage {
 
     func evict(_ policy: EvictionPolicy, inUse: Set<ViewKey>, now: Date) throws -> Int {
         try write { db in
-            let views = try Row.fetchAll(db, sql: """
+            let views = try db.fetchAll(sql: """
                 SELECT type_name, view_id, last_used FROM cache_views v
                 WHERE NOT EXISTS (SELECT 1 FROM cache_view_items x JOIN cache_items i ON i.type_name = x.type_name AND i.item_id = x.item_id
                                   WHERE x.type_name = v.type_name AND x.view_id = v.view_id AND i.state != 'normal')
@@ -235,9 +233,9 @@ final class SQLiteCacheStorage: CacheStorage {
             var idleCount: [String: Int] = [:]
             var dropped = 0
             for row in views {
-                let key = ViewKey(typeName: row["type_name"], view: row["view_id"])
+                let key = ViewKey(typeName: try row.required("type_name"), view: try row.required("view_id"))
                 guard !inUse.contains(key) else { continue }
-                let lastUsed: Double = row["last_used"]
+                let lastUsed: Double = try row.required("last_used")
                 let rank = idleCount[key.typeName, default: 0]
                 idleCount[key.typeName] = rank + 1
                 guard rank >= policy.maximumIdleViews || lastUsed < now.timeIntervalSince1970 - policy.maximumAge else { continue }
@@ -253,13 +251,13 @@ final class SQLiteCacheStorage: CacheStorage {
         }
     }
 
-    private static func remove(type: String, id: String, db: Database) throws {
+    private static func remove(type: String, id: String, db: CacheDatabase.Access) throws {
         try db.execute(sql: "DELETE FROM cache_view_items WHERE type_name = ? AND item_id = ?", arguments: [type, id])
         try db.execute(sql: "DELETE FROM cache_items WHERE type_name = ? AND item_id = ?", arguments: [type, id])
     }
 
-    private static func storedItem(_ row: Row) -> StoredItem {
-        StoredItem(id: row[0], json: row[1], state: ItemState(rawValue: row[2]) ?? .normal)
+    private static func storedItem(_ row: Row) throws -> StoredItem {
+        StoredItem(id: try row.required(0), json: try row.required(1), state: ItemState(rawValue: try row.required(2)) ?? .normal)
     }
 }
 
