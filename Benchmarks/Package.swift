@@ -5,6 +5,17 @@ import PackageDescription
 // A path dependency is known by its folder's name, whatever the clone is called.
 let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().lastPathComponent.lowercased()
 
+/// One benchmark executable in `Benchmarks/<folder>`; `specs` when it holds table-model YAML
+/// for the code generator.
+func benchmark(_ name: String, folder: String, products: [String], specs: Bool = false) -> Target {
+    .executableTarget(
+        name: name,
+        dependencies: [.product(name: "Benchmark", package: "benchmark")] + products.map { .product(name: $0, package: root) },
+        path: "Benchmarks/\(folder)",
+        plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")] + (specs ? [.plugin(name: "SelfDBCodegenPlugin", package: root)] : [])
+    )
+}
+
 // Benchmarks live in their own package so the main build never pays for ordo-one/benchmark.
 // Run: cd Benchmarks && swift package benchmark
 let package = Package(
@@ -15,28 +26,10 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.0", traits: ["MallocInterposer"]),
     ],
     targets: [
-        .executableTarget(
-            name: "CodegenBenchmarks",
-            dependencies: [
-                .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "SelfDBSpec", package: root),
-                .product(name: "SelfDBCodegen", package: root),
-            ],
-            path: "Benchmarks/Codegen",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        ),
-        .executableTarget(
-            name: "ClientBenchmarks",
-            dependencies: [
-                .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "SelfDB", package: root),
-                .product(name: "SelfDBEmulator", package: root),
-            ],
-            path: "Benchmarks/Client",
-            plugins: [
-                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
-                .plugin(name: "SelfDBCodegenPlugin", package: root),
-            ]
-        ),
+        benchmark("CodegenBenchmarks", folder: "Codegen", products: ["SelfDBSpec", "SelfDBCodegen"]),
+        benchmark("ClientBenchmarks", folder: "Client", products: ["SelfDB", "SelfDBEmulator"], specs: true),
+        benchmark("RealtimeBenchmarks", folder: "Realtime", products: ["SelfDB", "SelfDBEmulator"], specs: true),
+        benchmark("CacheBenchmarks", folder: "Cache", products: ["SelfDB", "SelfDBCache"], specs: true),
+        benchmark("StoreBenchmarks", folder: "Store", products: ["SelfDBStore", "CRDTSQLite"]),
     ]
 )

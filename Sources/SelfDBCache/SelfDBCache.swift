@@ -62,7 +62,7 @@ public final class SelfDBCache: Sendable {
     public func savePage<Row: TableModel>(_ rows: [Row], into view: String, page: Int = 1, hasNext: Bool = false) throws {
         try Self.validate(view: view)
         guard page >= 1 else { throw CacheError.invalidArgument("page must be 1 or more, got \(page)") }
-        let items = try rows.map { try ItemCoding.encode($0) }
+        let items = try ItemCoding.encode(rows)
         try storage.writePage(type: Row.tableName, view: view, items: items, replacing: page == 1, page: ViewPage(nextPage: page + 1, hasNext: hasNext), now: Date())
         broadcaster.post(.changed, typeName: Row.tableName)
     }

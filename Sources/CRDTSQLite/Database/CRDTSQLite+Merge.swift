@@ -21,11 +21,13 @@ extension CRDTSQLite {
         return try run {
             try connection.transaction {
                 try statements.run("UPDATE _crdt_state SET merging = 1, clock = max(clock, ?) WHERE id = 1", [.integer(Int64(highest))])
+                // The feed's sequence is kept here during the merge and stored once at the end.
+                var sequence = try state("seq")
                 var accepted: [Change<RecordID>] = []
                 for group in groups {
-                    try merge(group, into: &accepted)
+                    try merge(group, sequence: &sequence, into: &accepted)
                 }
-                try statements.run("UPDATE _crdt_state SET merging = 0 WHERE id = 1")
+                try statements.run("UPDATE _crdt_state SET merging = 0, seq = ? WHERE id = 1", [.integer(sequence)])
                 return accepted
             }
         }
@@ -39,8 +41,13 @@ extension CRDTSQLite {
         var cells: [Change<RecordID>] = []
     }
 
+    private struct RecordKey: Hashable {
+        let table: String
+        let key: SQLiteValue
+    }
+
     private func validatedGroups(_ changes: [Change<RecordID>]) throws -> [RecordGroup] {
-        var order: [String: Int] = [:]
+        var order: [RecordKey: Int] = [:]
         var groups: [RecordGroup] = []
         let onlyTable = tables.count == 1 ? tables.values.first : nil
         for change in changes {
@@ -54,7 +61,7 @@ extension CRDTSQLite {
             guard change.columnVersion > 0 else { throw CRDTError.invalidChange("version 0 on \(table.name)") }
             guard change.nodeId <= UInt64(Int64.max) else { throw CRDTError.invalidChange("node id \(change.nodeId) is larger than Int64.max") }
             let key = change.recordId.sqliteValue
-            let identity = "\(table.name)\u{0}\(key)"
+            let identity = RecordKey(table: table.name, key: key)
             let index: Int
             if let known = order[identity] {
                 index = known
@@ -72,17 +79,18 @@ extension CRDTSQLite {
         return groups
     }
 
-    private func merge(_ group: RecordGroup, into accepted: inout [Change<RecordID>]) throws {
+    private func merge(_ group: RecordGroup, sequence: inout Int64, into accepted: inout [Change<RecordID>]) throws {
         let table = group.table
         let tableName = SQLiteValue.text(table.name)
         var lifeLength = try statements.scalar("SELECT cl FROM _crdt_records WHERE tbl = ? AND pk = ?", [tableName, group.key])?.intValue ?? 0
-        var sequence: Int64?
-        func nextSequence() throws -> Int64 {
-            if let sequence { return sequence }
-            try statements.run("UPDATE _crdt_state SET seq = seq + 1 WHERE id = 1")
-            let next = try state("seq")
-            sequence = next
-            return next
+        // A record this node never saw has no row and no cells: nothing to look up or clear.
+        var isFresh = lifeLength == 0
+        var groupSequence: Int64?
+        func nextSequence() -> Int64 {
+            if let groupSequence { return groupSequence }
+            sequence += 1
+            groupSequence = sequence
+            return sequence
         }
 
         // The record's life: the highest causal length wins.
@@ -90,10 +98,13 @@ extension CRDTSQLite {
            Int64(life.columnVersion) > lifeLength {
             try statements.run(
                 "INSERT OR REPLACE INTO _crdt_records (tbl, pk, cl, db_version, node_id, seq) VALUES (?, ?, ?, ?, ?, ?)",
-                [tableName, group.key, .integer(Int64(life.columnVersion)), .integer(Int64(life.dbVersion)), .integer(Int64(life.nodeId)), .integer(try nextSequence())])
-            // A new life starts from scratch: the old cells belong to the previous one.
-            try statements.run("DELETE FROM _crdt_columns WHERE tbl = ? AND pk = ?", [tableName, group.key])
-            try statements.run(table.deleteStatement, [group.key])
+                [tableName, group.key, .integer(Int64(life.columnVersion)), .integer(Int64(life.dbVersion)), .integer(Int64(life.nodeId)), .integer(nextSequence())])
+            if !isFresh {
+                // A new life starts from scratch: the old cells belong to the previous one.
+                try statements.run("DELETE FROM _crdt_columns WHERE tbl = ? AND pk = ?", [tableName, group.key])
+                try statements.run(table.deleteStatement, [group.key])
+                isFresh = true
+            }
             lifeLength = Int64(life.columnVersion)
             accepted.append(life)
         }
@@ -102,7 +113,7 @@ extension CRDTSQLite {
             // Cells of a record this node never saw: it exists (causal length 1).
             try statements.run(
                 "INSERT INTO _crdt_records (tbl, pk, cl, db_version, node_id, seq) VALUES (?, ?, 1, ?, ?, ?)",
-                [tableName, group.key, .integer(Int64(first.dbVersion)), .integer(Int64(first.nodeId)), .integer(try nextSequence())])
+                [tableName, group.key, .integer(Int64(first.dbVersion)), .integer(Int64(first.nodeId)), .integer(nextSequence())])
         }
 
         // Cells: strictly greater (version, db version, node) wins.
@@ -113,19 +124,21 @@ extension CRDTSQLite {
             let incoming = (Int64(cell.columnVersion), Int64(cell.dbVersion), Int64(cell.nodeId))
             if let pending = winners[column] {
                 guard incoming > (Int64(pending.columnVersion), Int64(pending.dbVersion), Int64(pending.nodeId)) else { continue }
-            } else {
+            } else if !isFresh {
                 var local: (Int64, Int64, Int64)?
                 try statements.query("SELECT col_version, db_version, node_id FROM _crdt_columns WHERE tbl = ? AND pk = ? AND col = ?", [tableName, group.key, .text(column)]) { row in
                     local = (sqlite3_column_int64(row, 0), sqlite3_column_int64(row, 1), sqlite3_column_int64(row, 2))
                 }
                 if let local, !(incoming > local) { continue }
                 order.append(column)
+            } else {
+                order.append(column)
             }
             winners[column] = cell
         }
         guard !order.isEmpty else { return }
-        let seq = SQLiteValue.integer(try nextSequence())
-        let exists = try statements.scalar(table.existsStatement, [group.key]) != nil
+        let seq = SQLiteValue.integer(nextSequence())
+        let exists = isFresh ? false : try statements.scalar(table.existsStatement, [group.key]) != nil
         if exists {
             for column in order {
                 try statements.run(table.updateStatement(column: column), [winners[column]?.value ?? .null, group.key])

@@ -61,9 +61,12 @@ public final class CRDTSQLite<RecordID: CRDTRecordID> {
         try loadTrackedTables()
     }
 
+    /// The state row holds the clock and the feed's sequence. SQLite turns an integer
+    /// overflow into a REAL, so the CHECK makes `clock + 1` past Int64.max fail the write
+    /// (reported as ``CRDTError/clockOverflow``) instead of wrapping or losing precision.
     static var metadataSchema: String {
         """
-        CREATE TABLE IF NOT EXISTS _crdt_state (id INTEGER PRIMARY KEY CHECK (id = 1), node_id INTEGER NOT NULL, clock INTEGER NOT NULL, seq INTEGER NOT NULL, merging INTEGER NOT NULL DEFAULT 0);
+        CREATE TABLE IF NOT EXISTS _crdt_state (id INTEGER PRIMARY KEY CHECK (id = 1), node_id INTEGER NOT NULL, clock INTEGER NOT NULL, seq INTEGER NOT NULL, merging INTEGER NOT NULL DEFAULT 0, CONSTRAINT crdt_clock_overflow CHECK (typeof(clock) = 'integer' AND typeof(seq) = 'integer'));
         CREATE TABLE IF NOT EXISTS _crdt_tables (name TEXT PRIMARY KEY, pk TEXT NOT NULL);
         CREATE TABLE IF NOT EXISTS _crdt_records (tbl TEXT NOT NULL, pk NOT NULL, cl INTEGER NOT NULL, db_version INTEGER NOT NULL, node_id INTEGER NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (tbl, pk)) WITHOUT ROWID;
         CREATE INDEX IF NOT EXISTS _crdt_records_seq ON _crdt_records (seq);

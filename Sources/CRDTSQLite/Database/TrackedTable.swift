@@ -12,7 +12,6 @@ struct TrackedTable: Hashable, Sendable {
     private func trigger(_ suffix: String) -> String { SQLText.identifier("_crdt_\(name)_\(suffix)") }
 
     static let guardClause = "(SELECT merging FROM _crdt_state) = 0"
-    private static let overflowCheck = "SELECT RAISE(ABORT, 'crdt: clock overflow') WHERE (SELECT clock FROM _crdt_state) >= 9223372036854775807;"
     private static let tick = "UPDATE _crdt_state SET clock = clock + 1, seq = seq + 1;"
 
     /// Drops and recreates the triggers (for enabling, and after ADD COLUMN). They record
@@ -31,7 +30,6 @@ struct TrackedTable: Hashable, Sendable {
         }
         script.append("""
         CREATE TRIGGER \(trigger("ins")) AFTER INSERT ON \(table) WHEN \(Self.guardClause) BEGIN
-          \(Self.overflowCheck)
           \(Self.tick)
           INSERT INTO _crdt_records (tbl, pk, cl, db_version, node_id, seq)
             SELECT \(nameLiteral), NEW.\(key), 1, clock, node_id, seq FROM _crdt_state WHERE true
@@ -43,15 +41,13 @@ struct TrackedTable: Hashable, Sendable {
             let changed = columns.map { "NEW.\(SQLText.identifier($0)) IS NOT OLD.\(SQLText.identifier($0))" }
             script.append("""
             CREATE TRIGGER \(trigger("upd")) AFTER UPDATE ON \(table) WHEN \(Self.guardClause) AND (\(changed.joined(separator: " OR "))) BEGIN
-              \(Self.overflowCheck)
-              \(Self.tick)
+                  \(Self.tick)
               \(bumpColumns("NEW", { "NEW.\(SQLText.identifier($0)) IS NOT OLD.\(SQLText.identifier($0))" }).joined(separator: "\n  "))
             END;
             """)
         }
         script.append("""
         CREATE TRIGGER \(trigger("del")) AFTER DELETE ON \(table) WHEN \(Self.guardClause) BEGIN
-          \(Self.overflowCheck)
           \(Self.tick)
           INSERT INTO _crdt_records (tbl, pk, cl, db_version, node_id, seq)
             SELECT \(nameLiteral), OLD.\(key), 2, clock, node_id, seq FROM _crdt_state WHERE true

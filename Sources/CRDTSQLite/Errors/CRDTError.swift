@@ -51,7 +51,7 @@ public enum CRDTError: Error, Hashable, Sendable, LocalizedError, CustomStringCo
         case SQLiteError.openFailed(let path, _, let code): self = .databaseOpenFailed(path, code)
         case SQLiteError.prepareFailed(let sql, let message, let code): self = .prepareFailed(sql, message, code)
         case SQLiteError.executionFailed(let sql, let message, let code), SQLiteError.iterationFailed(let sql, let message, let code):
-            self = message.contains("crdt: clock overflow") ? .clockOverflow : .executionFailed(sql, message, code)
+            self = message.contains("crdt_clock_overflow") ? .clockOverflow : .executionFailed(sql, message, code)
         default: self = .executionFailed("", String(describing: error), 1)
         }
     }

@@ -228,7 +228,7 @@ public final class CachedFetcher<Row: TableModel> {
         if let text = query.searchText { request = request.search(text) }
         if let sort = query.sortKey { request = request.sort(sort.column, sort.order) }
         let result = try await request.executePage()
-        return (try result.rows.map { try ItemCoding.encode($0) }, result.hasNext)
+        return (try ItemCoding.encode(result.rows), result.hasNext)
     }
 
     /// SelfDB has no endpoint for one row, and search covers only text columns: the row is

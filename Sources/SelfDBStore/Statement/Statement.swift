@@ -39,7 +39,8 @@ public final class Statement: Sequence {
     }
 
     /// The number of parameters (`?`, `?NNN`, `:name`, `@name`, `$name`).
-    public var parameterCount: Int { Int(sqlite3_bind_parameter_count(handle)) }
+    public var parameterCount: Int { storedParameterCount }
+    private lazy var storedParameterCount = Int(sqlite3_bind_parameter_count(handle))
 
     /// The result column names.
     public var columnNames: [String] { columns.names }
@@ -47,7 +48,15 @@ public final class Statement: Sequence {
     /// Runs the statement again with positional arguments (`nil` binds NULL).
     @discardableResult
     public func execute(_ arguments: (any SQLiteBindable)?...) throws -> Statement {
-        try execute(arguments: arguments.map { $0?.sqliteValue ?? .null })
+        try reset()
+        guard arguments.count == parameterCount else {
+            throw SQLiteError.wrongParameterCount(sql: sql, expected: parameterCount, given: arguments.count)
+        }
+        for (index, argument) in arguments.enumerated() {
+            try check((argument?.sqliteValue ?? .null).bind(to: handle, at: Int32(index + 1)))
+        }
+        try stepFirst()
+        return self
     }
 
     /// Runs the statement again with positional arguments.
@@ -133,8 +142,8 @@ public final class Statement: Sequence {
         iterationError = nil
         pendingRow = false
         finished = false
+        // No sqlite3_clear_bindings: every execute binds every parameter (counts are checked).
         sqlite3_reset(handle)
-        sqlite3_clear_bindings(handle)
     }
 
     private func stepFirst() throws {
