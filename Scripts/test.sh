@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The full test suite: unit, reference, generated-code and emulator tests (swift test), the
+# The full test suite (swift test: spec, codegen, generated code, emulator, client, realtime,
+# store, CRDT and cache, all against real SQLite files and the emulator on loopback), the
 # spec JSON Schema check, the documentation's examples, and the end-to-end plugin check in a
 # fresh app package.
 set -euo pipefail

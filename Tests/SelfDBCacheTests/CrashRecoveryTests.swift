@@ -59,7 +59,12 @@ struct CrashRecoveryTests {
             let output = Pipe()
             process.standardOutput = output
             try process.run()
-            let line = await Task.detached { String(decoding: output.fileHandleForReading.availableData, as: UTF8.self) }.value
+            // A blocking read, on a GCD thread rather than the cooperative pool it would starve.
+            let line = await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
+                DispatchQueue.global().async {
+                    continuation.resume(returning: String(decoding: output.fileHandleForReading.availableData, as: UTF8.self))
+                }
+            }
             #expect(line.hasPrefix("PENDING"), "helper said: \(line)")
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()

@@ -43,7 +43,7 @@ struct ConnectionFailureTests {
 
     @Test("unanswered heartbeats close the socket and the client reconnects")
     func missedHeartbeats() async throws {
-        try await RealtimeFixture.run { fixture in
+        try await RealtimeFixture.run(heartbeat: .milliseconds(300)) { fixture in
             let realtime = fixture.selfdb.realtime
             let states = Inbox<ConnectionState>.collecting(realtime.stateUpdates())
             defer { states.1.cancel() }
