@@ -27,6 +27,7 @@ public final class CachedFetcher<Row: TableModel> {
     @ObservationIgnored private let cache: SelfDBCache
     @ObservationIgnored private let itemFilter: (@Sendable (Row) -> Bool)?
     @ObservationIgnored private var nextPage = 1
+    @ObservationIgnored private var nextCursor: String?
     @ObservationIgnored private var generation = 0
     @ObservationIgnored private var loadTask: Task<Void, any Error>?
     @ObservationIgnored private let subscription = Locked<Task<Void, Never>?>(nil)
@@ -62,7 +63,7 @@ public final class CachedFetcher<Row: TableModel> {
 
     private var viewKey: String {
         switch strategy {
-        case .all(let view, _, _, _): view
+        case .all(let view, _, _, _), .cursor(let view, _, _): view
         case .one(let id): "#item/\(id)"
         }
     }
@@ -78,9 +79,10 @@ public final class CachedFetcher<Row: TableModel> {
         try validateStrategy()
         await cache.register(Row.self)
         isCacheOnly = cacheOnly
-        if case .all(let view, _, _, _) = strategy, let page = try cache.storage.viewPage(type: Row.tableName, view: view) {
+        if case .one = strategy {} else if let page = try cache.storage.viewPage(type: Row.tableName, view: viewKey) {
             nextPage = page.nextPage
             hasNext = page.hasNext
+            nextCursor = page.nextCursor
         }
         try readCache(markEmpty: cacheOnly)
         follow()
@@ -142,6 +144,15 @@ public final class CachedFetcher<Row: TableModel> {
                     hasNext = next.hasNext
                     page += 1
                 } while allPages && hasNext
+            case .cursor(let view, let pageSize, let fetch):
+                let cursor = replacing ? nil : nextCursor
+                let page = try await fetch(cursor, pageSize)
+                guard generation == current, !Task.isCancelled else { throw CacheError.cancelled }
+                let next = ViewPage(nextPage: (replacing ? 1 : nextPage) + 1, hasNext: page.next != nil, nextCursor: page.next)
+                try cache.storage.writePage(type: Row.tableName, view: view, items: try ItemCoding.encode(page.rows), replacing: cursor == nil, page: next, now: Date())
+                nextPage = next.nextPage
+                nextCursor = next.nextCursor
+                hasNext = next.hasNext
             case .one(let id):
                 let found = try await Self.fetchOne(cache.selfdb.tables.data, id: id)
                 guard generation == current, !Task.isCancelled else { throw CacheError.cancelled }
@@ -175,6 +186,9 @@ public final class CachedFetcher<Row: TableModel> {
         case .all(let view, let query, _, _):
             items = try ItemCoding.decode(cache.storage.viewItems(type: Row.tableName, view: view), as: Row.self)
                 .filter { query.matches($0.row) && (itemFilter?($0.row) ?? true) }
+        case .cursor(let view, _, _):
+            items = try ItemCoding.decode(cache.storage.viewItems(type: Row.tableName, view: view), as: Row.self)
+                .filter { itemFilter?($0.row) ?? true }
         case .one(let id):
             items = try cache.storage.item(type: Row.tableName, id: id)
                 .map { [try ItemCoding.decodeOne($0, as: Row.self)] }?
@@ -216,6 +230,9 @@ public final class CachedFetcher<Row: TableModel> {
                 throw CacheError.invalidArgument("page size must be from 1 to \(QueryArguments.maxPageSize), got \(pageSize)")
             }
             do { try query.validate() } catch { throw CacheError.invalidArgument(error.detail) }
+        case .cursor(let view, let pageSize, _):
+            try SelfDBCache.validate(view: view)
+            guard pageSize >= 1 else { throw CacheError.invalidArgument("page size must be 1 or more, got \(pageSize)") }
         case .one(let id):
             guard !id.isEmpty else { throw CacheError.invalidArgument("an item id must not be empty") }
         }

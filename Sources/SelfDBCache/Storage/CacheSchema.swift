@@ -22,5 +22,9 @@ enum CacheSchema {
                 previous_places TEXT NOT NULL, attempted INTEGER NOT NULL DEFAULT 0, created_at REAL NOT NULL);
             CREATE INDEX IF NOT EXISTS cache_mutation_items ON cache_mutations (type_name, item_id, seq);
             """)
+        // Added with cursor paging; files written before get the column here.
+        if try db.value(Int.self, sql: "SELECT count(*) FROM pragma_table_info('cache_views') WHERE name = 'next_cursor'") == 0 {
+            try db.executeScript("ALTER TABLE cache_views ADD COLUMN next_cursor TEXT")
+        }
     }
 }

@@ -48,8 +48,8 @@ final class SQLiteCacheStorage: CacheStorage {
 
     func viewPage(type: String, view: String) throws -> ViewPage? {
         try read { db in
-            try db.fetchOne(sql: "SELECT next_page, has_next FROM cache_views WHERE type_name = ? AND view_id = ?", arguments: [type, view])
-                .map { ViewPage(nextPage: try $0.required("next_page"), hasNext: try $0.required("has_next")) }
+            try db.fetchOne(sql: "SELECT next_page, has_next, next_cursor FROM cache_views WHERE type_name = ? AND view_id = ?", arguments: [type, view])
+                .map { ViewPage(nextPage: try $0.required("next_page"), hasNext: try $0.required("has_next"), nextCursor: $0["next_cursor"]) }
         }
     }
 
@@ -83,9 +83,10 @@ final class SQLiteCacheStorage: CacheStorage {
                 try restore.execute(arguments: [type, view, entry.id, entry.position])
             }
             try db.execute(sql: """
-                INSERT INTO cache_views (type_name, view_id, next_page, has_next, last_used) VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT (type_name, view_id) DO UPDATE SET next_page = excluded.next_page, has_next = excluded.has_next, last_used = excluded.last_used
-                """, arguments: [type, view, page.nextPage, page.hasNext, now.timeIntervalSince1970])
+                INSERT INTO cache_views (type_name, view_id, next_page, has_next, next_cursor, last_used) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (type_name, view_id) DO UPDATE SET next_page = excluded.next_page, has_next = excluded.has_next,
+                  next_cursor = excluded.next_cursor, last_used = excluded.last_used
+                """, arguments: [type, view, page.nextPage, page.hasNext, page.nextCursor, now.timeIntervalSince1970])
         }
     }
 

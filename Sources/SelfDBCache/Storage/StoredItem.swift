@@ -11,6 +11,8 @@ struct ViewPage: Sendable, Hashable {
     var nextPage: Int
     /// Whether the server has more.
     var hasNext: Bool
+    /// For cursor-paged views: the cursor of the next page.
+    var nextCursor: String? = nil
 }
 
 /// A view of a type: the key eviction and change notification work with.
