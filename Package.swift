@@ -196,7 +196,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SelfDBCacheTests",
-            dependencies: ["SelfDBCache", "SelfDB", "SelfDBEmulator", "selfdb-cache-crash-helper"],
+            dependencies: ["SelfDBCache", "SelfDB", "SelfDBEmulator", "SelfDBStore", "selfdb-cache-crash-helper"],
             plugins: ["SelfDBCodegenPlugin"]
         ),
         // The process the cache's crash test kills with SIGKILL.
