@@ -10,7 +10,7 @@ import SelfDB
 /// (`values`) anywhere. Lives on the main actor, as interface state does.
 @MainActor
 @Observable
-public final class CachedFetcher<Row: TableModel> {
+public final class CachedFetcher<Row: CacheableModel> {
     /// What is fetched.
     public let strategy: FetchStrategy<Row>
     /// Loading activity.
@@ -61,11 +61,9 @@ public final class CachedFetcher<Row: TableModel> {
         return stream
     }
 
+    /// The view the fetcher's items are listed in; a single item has a view of its own.
     private var viewKey: String {
-        switch strategy {
-        case .all(let view, _, _, _), .cursor(let view, _, _): view
-        case .one(let id): "#item/\(id)"
-        }
+        strategy.view ?? "#item/\(strategy.itemID ?? "")"
     }
 
     // MARK: Loading
@@ -76,10 +74,10 @@ public final class CachedFetcher<Row: TableModel> {
     /// - Throws: `CacheError.invalidArgument` for a bad strategy; `fetchFailed` or
     ///   `offline` if the server fetch failed (the cached items stay shown).
     public func setup(cacheOnly: Bool = false) async throws {
-        try validateStrategy()
-        await cache.register(Row.self)
+        if let problem = strategy.problem { throw problem }
+        await cache.registerIfTable(Row.self)
         isCacheOnly = cacheOnly
-        if case .one = strategy {} else if let page = try cache.storage.viewPage(type: Row.tableName, view: viewKey) {
+        if strategy.view != nil, let page = try cache.storage.viewPage(type: Row.cacheTypeName, view: viewKey) {
             nextPage = page.nextPage
             hasNext = page.hasNext
             nextCursor = page.nextCursor
@@ -131,15 +129,15 @@ public final class CachedFetcher<Row: TableModel> {
         state = value == .initial ? .loadingFirst : .loading
         defer { if generation == current { state = .idle } }
         do {
-            switch strategy {
-            case .all(let view, let query, let pageSize, let allPages):
+            switch strategy.source {
+            case .pages(let view, let pageSize, let allPages, let fetch, _):
                 var page = replacing ? 1 : nextPage
                 repeat {
-                    let result = try await Self.fetchPage(cache.selfdb.tables.data, query: query, page: page, pageSize: pageSize)
+                    let result = try await fetch(cache.selfdb, page, pageSize)
                     // A reload that started meanwhile owns the view now.
                     guard generation == current, !Task.isCancelled else { throw CacheError.cancelled }
                     let next = ViewPage(nextPage: page + 1, hasNext: result.hasNext)
-                    try cache.storage.writePage(type: Row.tableName, view: view, items: result.items, replacing: page == 1, page: next, now: Date())
+                    try cache.storage.writePage(type: Row.cacheTypeName, view: view, items: try ItemCoding.encode(result.rows), replacing: page == 1, page: next, now: Date())
                     nextPage = next.nextPage
                     hasNext = next.hasNext
                     page += 1
@@ -149,23 +147,23 @@ public final class CachedFetcher<Row: TableModel> {
                 let page = try await fetch(cursor, pageSize)
                 guard generation == current, !Task.isCancelled else { throw CacheError.cancelled }
                 let next = ViewPage(nextPage: (replacing ? 1 : nextPage) + 1, hasNext: page.next != nil, nextCursor: page.next)
-                try cache.storage.writePage(type: Row.tableName, view: view, items: try ItemCoding.encode(page.rows), replacing: cursor == nil, page: next, now: Date())
+                try cache.storage.writePage(type: Row.cacheTypeName, view: view, items: try ItemCoding.encode(page.rows), replacing: cursor == nil, page: next, now: Date())
                 nextPage = next.nextPage
                 nextCursor = next.nextCursor
                 hasNext = next.hasNext
-            case .one(let id):
-                let found = try await Self.fetchOne(cache.selfdb.tables.data, id: id)
+            case .one(let id, let fetch):
+                let found = try await fetch(cache.selfdb, id)
                 guard generation == current, !Task.isCancelled else { throw CacheError.cancelled }
                 if let found {
-                    try cache.storage.writePage(type: Row.tableName, view: viewKey, items: [found], replacing: true, page: ViewPage(nextPage: 1, hasNext: false), now: Date())
-                } else if let gone = try cache.storage.item(type: Row.tableName, id: id) {
-                    _ = try cache.storage.applyRemote(type: Row.tableName, kind: .delete, item: gone, insertInto: [], at: .append, now: Date())
+                    try cache.storage.writePage(type: Row.cacheTypeName, view: viewKey, items: [try ItemCoding.encode(found)], replacing: true, page: ViewPage(nextPage: 1, hasNext: false), now: Date())
+                } else if let gone = try cache.storage.item(type: Row.cacheTypeName, id: id) {
+                    _ = try cache.storage.applyRemote(type: Row.cacheTypeName, kind: .delete, item: gone, insertInto: [], at: .append, now: Date())
                 }
             }
             lastError = nil
             try readCache(markEmpty: true)
             // Other views share these items: let them re-read.
-            cache.broadcaster.post(.changed, typeName: Row.tableName)
+            cache.broadcaster.post(.changed, typeName: Row.cacheTypeName)
         } catch {
             let failure = Self.cacheError(error)
             if !failure.isCancellation { lastError = failure }
@@ -182,16 +180,18 @@ public final class CachedFetcher<Row: TableModel> {
 
     private func readCache(markEmpty: Bool) throws {
         let items: [CachedItem<Row>]
-        switch strategy {
-        case .all(let view, let query, _, _):
-            items = try ItemCoding.decode(cache.storage.viewItems(type: Row.tableName, view: view), as: Row.self)
-                .filter { query.matches($0.row) && (itemFilter?($0.row) ?? true) }
+        switch strategy.source {
+        case .pages(let view, _, _, _, let matches):
+            items = try ItemCoding.decode(cache.storage.viewItems(type: Row.cacheTypeName, view: view), as: Row.self)
+                .filter { matches($0.row) && (itemFilter?($0.row) ?? true) }
         case .cursor(let view, _, _):
-            items = try ItemCoding.decode(cache.storage.viewItems(type: Row.tableName, view: view), as: Row.self)
+            items = try ItemCoding.decode(cache.storage.viewItems(type: Row.cacheTypeName, view: view), as: Row.self)
                 .filter { itemFilter?($0.row) ?? true }
-        case .one(let id):
-            items = try cache.storage.item(type: Row.tableName, id: id)
-                .map { [try ItemCoding.decodeOne($0, as: Row.self)] }?
+        case .one(let id, _):
+            // The fetched item is listed in the item's own view under the key the server gave
+            // it, which may differ in case from `id`.
+            let stored = try cache.storage.viewItems(type: Row.cacheTypeName, view: viewKey).first ?? cache.storage.item(type: Row.cacheTypeName, id: id)
+            items = try stored.map { [try ItemCoding.decodeOne($0, as: Row.self)] }?
                 .filter { itemFilter?($0.row) ?? true } ?? []
         }
         if items.isEmpty && !markEmpty { return }
@@ -207,7 +207,7 @@ public final class CachedFetcher<Row: TableModel> {
     }
 
     private func follow() {
-        let events = cache.broadcaster.subscribe(ViewKey(typeName: Row.tableName, view: viewKey))
+        let events = cache.broadcaster.subscribe(ViewKey(typeName: Row.cacheTypeName, view: viewKey))
         let task = Task { [weak self] in
             for await event in events {
                 guard let self else { return }
@@ -222,46 +222,7 @@ public final class CachedFetcher<Row: TableModel> {
         subscription.withLock { $0?.cancel(); $0 = task }
     }
 
-    private func validateStrategy() throws {
-        switch strategy {
-        case .all(let view, let query, let pageSize, _):
-            try SelfDBCache.validate(view: view)
-            guard (1...QueryArguments.maxPageSize).contains(pageSize) else {
-                throw CacheError.invalidArgument("page size must be from 1 to \(QueryArguments.maxPageSize), got \(pageSize)")
-            }
-            do { try query.validate() } catch { throw CacheError.invalidArgument(error.detail) }
-        case .cursor(let view, let pageSize, _):
-            try SelfDBCache.validate(view: view)
-            guard pageSize >= 1 else { throw CacheError.invalidArgument("page size must be 1 or more, got \(pageSize)") }
-        case .one(let id):
-            guard !id.isEmpty else { throw CacheError.invalidArgument("an item id must not be empty") }
-        }
-    }
-
-    // MARK: Network
-
-    private nonisolated static func fetchPage(_ data: SelfDB.Tables.Data, query: TableQuery<Row>, page: Int, pageSize: Int) async throws -> (items: [StoredItem], hasNext: Bool) {
-        var request = data.query(Row.self).page(page).pageSize(pageSize)
-        if let text = query.searchText { request = request.search(text) }
-        if let sort = query.sortKey { request = request.sort(sort.column, sort.order) }
-        let result = try await request.executePage()
-        return (try ItemCoding.encode(result.rows), result.hasNext)
-    }
-
-    /// SelfDB has no endpoint for one row, and search covers only text columns: the row is
-    /// looked for page by page (1,000 rows a page).
-    private nonisolated static func fetchOne(_ data: SelfDB.Tables.Data, id: String) async throws -> StoredItem? {
-        var page = 1
-        while true {
-            let result = try await data.query(Row.self).page(page).pageSize(QueryArguments.maxPageSize).executePage()
-            for row in result.rows {
-                let item = try ItemCoding.encode(row)
-                if item.id.caseInsensitiveCompare(id) == .orderedSame { return item }
-            }
-            guard result.hasNext else { return nil }
-            page += 1
-        }
-    }
+    // MARK: Errors
 
     private nonisolated static func cacheError(_ error: any Error) -> CacheError {
         if let error = error as? CacheError { return error }

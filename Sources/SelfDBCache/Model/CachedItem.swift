@@ -1,11 +1,11 @@
 import SelfDB
 /// A row read from the cache with its mutation state.
-public struct CachedItem<Row: TableModel>: Sendable, Hashable, Identifiable {
+public struct CachedItem<Row: CacheableModel>: Sendable, Hashable, Identifiable {
     /// The row as last written (optimistically or by the server).
     public var row: Row
     /// Whether a mutation of it is waiting for the server.
     public var state: ItemState
-    /// The row's primary key as text: the cache key within its type.
+    /// The item's key within its type (`cacheKey`; for a table model, its primary key as text).
     public var id: String
 
     /// Creates an item.

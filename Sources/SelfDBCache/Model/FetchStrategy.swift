@@ -1,41 +1,113 @@
 import SelfDB
 import Foundation
 
-/// What a fetcher fetches.
-public enum FetchStrategy<Row: TableModel>: Sendable {
-    /// A named view: an ordered list of item ids, one of many views of `Row`.
+/// What a fetcher fetches: a named view (an ordered list of items, one of many views of the
+/// type) filled page by page, or one item.
+///
+/// Table models fetch through the generated table client (`.all`, `.one(id:)`). Any other
+/// ``CacheableModel`` — the generated models of endpoints such as buckets or users — fetches
+/// through a loader that calls its endpoint (`.pages`, `.cursor`, `.one(id:fetch:)`).
+public struct FetchStrategy<Item: CacheableModel>: Sendable {
+    /// How the items are fetched.
+    enum Source: Sendable {
+        /// Numbered pages from 1. `matches` hides cached items the query's filters exclude.
+        case pages(view: String, pageSize: Int, allPages: Bool, fetch: PageLoader, matches: @Sendable (Item) -> Bool)
+        /// Pages chained by an opaque cursor, kept with the view.
+        case cursor(view: String, pageSize: Int, fetch: @Sendable (_ cursor: String?, _ pageSize: Int) async throws -> CursorPage<Item>)
+        /// One item by key; the loader answers nil when the server no longer has it.
+        case one(id: String, fetch: @Sendable (SelfDB, String) async throws -> Item?)
+    }
+
+    /// A page of rows from the server for (client, page, page size), and whether there are more.
+    typealias PageLoader = @Sendable (SelfDB, _ page: Int, _ pageSize: Int) async throws -> (rows: [Item], hasNext: Bool)
+
+    let source: Source
+    /// A mistake in the arguments, reported by `setup()` (a strategy is built in expressions,
+    /// where throwing would be awkward).
+    let problem: CacheError?
+
+    /// The name of the view, or nil for a single item.
+    public var view: String? {
+        switch source {
+        case .pages(let view, _, _, _, _), .cursor(let view, _, _): view
+        case .one: nil
+        }
+    }
+
+    /// The key of the item of a single-item strategy.
+    public var itemID: String? {
+        if case .one(let id, _) = source { id } else { nil }
+    }
+
+    /// A named view filled by numbered pages from `fetch`, for endpoints that page by number
+    /// or by skip and limit: `fetch(page, pageSize)` gets pages from 1 on. A page shorter than
+    /// `pageSize` is the last one.
+    ///
+    /// ```swift
+    /// .pages(view: "buckets") { page, size in
+    ///     try await selfdb.storage.buckets.list(skip: (page - 1) * size, limit: size)
+    /// }
+    /// ```
     ///
     /// - Parameters:
-    ///   - view: the view's name, unique within `Row`'s type.
-    ///   - query: search and sort sent to the server; its `where` filters are applied to
-    ///     the cached items too. Its page and page size are ignored (the fetcher pages).
-    ///   - pageSize: rows per page, 1–1000.
+    ///   - view: the view's name, unique within `Item`'s type; not empty, not starting with `#`.
+    ///   - pageSize: rows per page, 1 or more.
     ///   - allPages: fetch every page on `load()` rather than one at a time.
-    case all(view: String, query: TableQuery<Row> = TableQuery(), pageSize: Int = 50, allPages: Bool = false)
+    public static func pages(view: String, pageSize: Int = 50, allPages: Bool = false,
+                             fetch: @escaping @Sendable (_ page: Int, _ pageSize: Int) async throws -> [Item]) -> Self {
+        let problem = check(view: view) ?? (pageSize >= 1 ? nil : .invalidArgument("page size must be 1 or more, got \(pageSize)"))
+        return Self(source: .pages(view: view, pageSize: pageSize, allPages: allPages, fetch: { _, page, size in
+            let rows = try await fetch(page, size)
+            return (rows, rows.count >= size)
+        }, matches: { _ in true }), problem: problem)
+    }
+
     /// A named view paged by an opaque cursor, for endpoints that page that way: `fetch`
     /// gets nil for the first page and then the cursor it returned last, and answers with a
     /// page of rows and the next cursor (nil at the end). The cursor is kept with the view, so
     /// `loadMore()` continues after a restart.
-    case cursor(view: String, pageSize: Int = 50, fetch: @Sendable (_ cursor: String?, _ pageSize: Int) async throws -> CursorPage<Row>)
-    /// One item by primary key (its text form, e.g. a UUID string).
-    case one(id: String)
+    public static func cursor(view: String, pageSize: Int = 50,
+                              fetch: @escaping @Sendable (_ cursor: String?, _ pageSize: Int) async throws -> CursorPage<Item>) -> Self {
+        let problem = check(view: view) ?? (pageSize >= 1 ? nil : .invalidArgument("page size must be 1 or more, got \(pageSize)"))
+        return Self(source: .cursor(view: view, pageSize: pageSize, fetch: fetch), problem: problem)
+    }
+
+    /// One item by key, fetched by `fetch` (nil when the server no longer has it, which
+    /// removes it from the cache).
+    ///
+    /// ```swift
+    /// .one(id: bucket.cacheKey) { _ in try await selfdb.storage.buckets.get(bucket.id) }
+    /// ```
+    public static func one(id: String, fetch: @escaping @Sendable (_ id: String) async throws -> Item?) -> Self {
+        Self(source: .one(id: id, fetch: { _, id in try await fetch(id) }), problem: checkItem(id: id))
+    }
+
+    static func check(view: String) -> CacheError? {
+        ViewName.problem(view)
+    }
+
+    static func checkItem(id: String) -> CacheError? {
+        id.isEmpty ? .invalidArgument("an item id must not be empty") : nil
+    }
 }
 
 /// One page of a cursor-paged fetch.
-public struct CursorPage<Row: TableModel>: Sendable {
+public struct CursorPage<Item: CacheableModel>: Sendable {
     /// The rows, in view order.
-    public var rows: [Row]
+    public var rows: [Item]
     /// The cursor of the next page; nil when this is the last.
     public var next: String?
 
     /// A page.
-    public init(rows: [Row], next: String?) {
+    public init(rows: [Item], next: String?) {
         self.rows = rows
         self.next = next
     }
 }
 
-extension FetchStrategy {
-    /// One item by UUID primary key (the cache keys UUIDs by `uuidString`).
-    public static func one(_ id: UUID) -> Self { .one(id: id.uuidString) }
+/// View names: `#` starts the names the cache gives single items' views.
+enum ViewName {
+    static func problem(_ view: String) -> CacheError? {
+        view.isEmpty || view.hasPrefix("#") ? .invalidArgument("a view name must not be empty or start with '#', got '\(view)'") : nil
+    }
 }

@@ -1,6 +1,6 @@
 import SelfDB
 /// What a fetcher holds: nothing yet, an empty result, or items.
-public enum FetchedValue<Row: TableModel>: Sendable, Hashable {
+public enum FetchedValue<Row: CacheableModel>: Sendable, Hashable {
     /// Nothing read yet (neither from the cache nor from the server).
     case initial
     /// Read, and there is nothing.

@@ -1,6 +1,6 @@
 import SelfDB
 /// How an optimistic mutation ended for its caller.
-public enum MutationOutcome<Row: TableModel>: Sendable, Hashable {
+public enum MutationOutcome<Row: CacheableModel>: Sendable, Hashable {
     /// The server accepted it; the row as stored (`nil` for a delete).
     case confirmed(Row?)
     /// The server could not be reached: the change is applied to the cache, stored durably

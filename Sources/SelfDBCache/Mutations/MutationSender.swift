@@ -8,13 +8,13 @@ import SelfDB
 actor MutationSender {
     /// How one mutation ended.
     enum Outcome: Sendable {
-        case confirmed(String?)
+        case confirmed(StoredItem?)
         case rejected(CacheError)
     }
 
     private let storage: any CacheStorage
     private let broadcaster: ChangeBroadcaster
-    private var senders: [String: RowSender] = [:]
+    private var senders: [String: ItemSender] = [:]
     private var tail: Task<SyncReport, Never>?
     private var expected: [Int64: Outcome?] = [:]
 
@@ -23,8 +23,14 @@ actor MutationSender {
         self.broadcaster = broadcaster
     }
 
-    func register(_ typeName: String, _ sender: RowSender) {
+    /// Sets the sender of a type; the first registration of a type stays.
+    func register(_ typeName: String, _ sender: ItemSender) {
         if senders[typeName] == nil { senders[typeName] = sender }
+    }
+
+    /// Whether mutations of `kind` can be sent for the type; nil if it is not registered.
+    func supports(_ typeName: String, _ kind: MutationKind) -> Bool? {
+        senders[typeName].map { $0.supports(kind) }
     }
 
     /// Keeps the outcome of `sequence` for `takeOutcome`.
@@ -61,17 +67,17 @@ actor MutationSender {
             }
             guard let mutation = next else { break }
             guard let sender = senders[mutation.typeName] else {
-                report.stoppedBy = .invalidArgument("no table model registered for '\(mutation.typeName)'; call register(_:) before synchronize()")
+                report.stoppedBy = .invalidArgument("nothing registered for '\(mutation.typeName)'; call register(_:) for a table model or register(_:mutations:) for another model before synchronize()")
                 break
             }
             do {
                 // Durably noted before sending: after a crash, the replay knows the server
                 // may have it. `mutation.attempted` still says whether an earlier send started.
                 try storage.markAttempted(mutation.sequence)
-                let json = try await sender.send(mutation)
-                try storage.confirm(mutation, serverJSON: json)
+                let stored = try await sender.send(mutation)
+                try storage.confirm(mutation, server: stored)
                 report.sent += 1
-                record(mutation.sequence, .confirmed(json))
+                record(mutation.sequence, .confirmed(stored))
             } catch let error as CacheError {
                 report.stoppedBy = error
                 break

@@ -1,6 +1,6 @@
 import SelfDB
 
-extension CacheChange {
+extension CacheChange where Row: TableModel {
     /// The cache's view of a realtime change (the old row of an update is not needed: the
     /// cache keeps the previous state itself).
     public init(_ change: TableChange<Row>) {

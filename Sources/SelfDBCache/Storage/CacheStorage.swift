@@ -21,8 +21,9 @@ protocol CacheStorage: Sendable {
     func pendingMutations() throws -> [PendingMutation]
     /// Records that a send of the mutation is starting.
     func markAttempted(_ sequence: Int64) throws
-    /// The server accepted the mutation; `serverJSON` is the row it returned.
-    func confirm(_ mutation: PendingMutation, serverJSON: String?) throws
+    /// The server accepted the mutation; `server` is the item it returned, whose key may
+    /// differ from the local one for an insert (the item then takes the server's key).
+    func confirm(_ mutation: PendingMutation, server: StoredItem?) throws
     /// The server refused the mutation: restores the item and its view places as they were
     /// before it, dropping later mutations of the same item (they were built on it).
     func rollback(_ mutation: PendingMutation) throws

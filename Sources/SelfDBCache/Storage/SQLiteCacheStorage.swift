@@ -167,19 +167,66 @@ final class SQLiteCacheStorage: CacheStorage {
         try write { db in try db.execute(sql: "UPDATE cache_mutations SET attempted = 1 WHERE seq = ?", arguments: [sequence]) }
     }
 
-    func confirm(_ mutation: PendingMutation, serverJSON: String?) throws {
+    func confirm(_ mutation: PendingMutation, server: StoredItem?) throws {
         try write { db in
             try db.execute(sql: "DELETE FROM cache_mutations WHERE seq = ?", arguments: [mutation.sequence])
-            let later = try db.value(String.self, sql: "SELECT kind FROM cache_mutations WHERE type_name = ? AND item_id = ? ORDER BY seq DESC LIMIT 1",
-                                            arguments: [mutation.typeName, mutation.itemId])
-            // A later local change of the same item is newer than what the server returned.
-            guard later == nil else { return }
+            var id = mutation.itemId
+            if mutation.kind == .insert, let server, server.id != id {
+                try Self.rekey(type: mutation.typeName, from: id, to: server.id, db: db)
+                id = server.id
+            }
+            let later = try db.fetchAll(sql: "SELECT seq, json, previous_json FROM cache_mutations WHERE type_name = ? AND item_id = ? ORDER BY seq",
+                                        arguments: [mutation.typeName, id])
+            // A later local change of the same item is newer than what the server returned;
+            // it takes the fields the server set on insert (a key, a timestamp) that it kept.
+            guard later.isEmpty else {
+                if mutation.kind == .insert, let server {
+                    try Self.rebase(type: mutation.typeName, id: id, later: later, inserted: mutation.json, stored: server.json, db: db)
+                }
+                return
+            }
             if mutation.kind == .delete {
-                try Self.remove(type: mutation.typeName, id: mutation.itemId, db: db)
+                try Self.remove(type: mutation.typeName, id: id, db: db)
             } else {
                 try db.execute(sql: "UPDATE cache_items SET json = ?, state = 'normal' WHERE type_name = ? AND item_id = ?",
-                               arguments: [serverJSON ?? mutation.json, mutation.typeName, mutation.itemId])
+                               arguments: [server?.json ?? mutation.json, mutation.typeName, id])
             }
+        }
+    }
+
+    /// Gives an item the key the server assigned on insert, in its row, its view places and
+    /// the mutations queued after the insert. A copy already cached under the new key (from
+    /// a refresh or a realtime event that came first) gives way.
+    private static func rekey(type: String, from old: String, to new: String, db: CacheDatabase.Access) throws {
+        try db.execute(sql: "DELETE FROM cache_items WHERE type_name = ? AND item_id = ?", arguments: [type, new])
+        try db.execute(sql: """
+            DELETE FROM cache_view_items WHERE type_name = ? AND item_id = ? AND view_id IN
+            (SELECT view_id FROM cache_view_items WHERE type_name = ? AND item_id = ?)
+            """, arguments: [type, new, type, old])
+        for table in ["cache_items", "cache_view_items", "cache_mutations"] {
+            try db.execute(sql: "UPDATE \(table) SET item_id = ? WHERE type_name = ? AND item_id = ?", arguments: [new, type, old])
+        }
+    }
+
+    /// For each field whose stored value differs from the inserted one, the later versions
+    /// that still hold the inserted value take the stored one; fields changed locally since
+    /// stay as they are.
+    private static func rebase(type: String, id: String, later: [Row], inserted: String, stored: String, db: CacheDatabase.Access) throws {
+        guard case .object(let sent)? = JSONObjectText.parse(inserted), case .object(let kept)? = JSONObjectText.parse(stored) else { return }
+        let changed = kept.filter { sent[$0.key] != $0.value }
+        guard !changed.isEmpty else { return }
+        func rebased(_ text: String) -> String {
+            guard case .object(var fields)? = JSONObjectText.parse(text) else { return text }
+            for (key, value) in changed where fields[key] == sent[key] { fields[key] = value }
+            return JSONObjectText.render(.object(fields)) ?? text
+        }
+        for row in later {
+            let previous: String? = row["previous_json"]
+            try db.execute(sql: "UPDATE cache_mutations SET json = ?, previous_json = ? WHERE seq = ?",
+                           arguments: [rebased(try row.required("json")), previous.map(rebased), try row.required("seq") as Int64])
+        }
+        if let shown = try db.value(String.self, sql: "SELECT json FROM cache_items WHERE type_name = ? AND item_id = ?", arguments: [type, id]) {
+            try db.execute(sql: "UPDATE cache_items SET json = ? WHERE type_name = ? AND item_id = ?", arguments: [rebased(shown), type, id])
         }
     }
 

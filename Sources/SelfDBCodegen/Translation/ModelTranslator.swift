@@ -19,7 +19,12 @@ struct ModelTranslator {
     }
 
     private func emitStruct(_ name: String, _ structure: StructModel, into writer: inout SwiftWriter) {
-        let conformances = (["Codable", "Hashable", "Sendable"] + structure.conformances.map(\.value)).joined(separator: ", ")
+        let declared = structure.conformances.map(\.value)
+        // A model with a non-optional `id` is `Identifiable`: SwiftUI lists and the cache's
+        // `CacheableModel` key take it from there.
+        let hasID = structure.fields.contains { SwiftNamesRendering.member($0.swiftName.value) == "id" && !$0.type.value.isOptional }
+        let identifiable = hasID && !declared.contains("Identifiable") ? ["Identifiable"] : []
+        let conformances = (["Codable", "Hashable", "Sendable"] + identifiable + declared).joined(separator: ", ")
         writer.block("\(access) struct \(name): \(conformances)") { writer in
             for field in structure.fields {
                 writer.documentation(field.description)

@@ -10,7 +10,11 @@ struct TableTranslator {
     func emit(_ table: TableDeclaration, into writer: inout SwiftWriter) {
         let name = table.name.value
         writer.documentation(table.description ?? "A row of the `\(table.tableName.value)` table.")
-        writer.block("\(access) struct \(name): TableModel") { writer in
+        // `Identifiable` when the key is `id`, for SwiftUI lists and `CacheableModel`; another
+        // column named `id` would not identify the row.
+        let key = primaryKeyColumn(table)
+        let identifiable = key.map { SwiftNamesRendering.member($0.swiftName.value) == "id" } ?? false
+        writer.block("\(access) struct \(name): TableModel\(identifiable ? ", Identifiable" : "")") { writer in
             for column in table.columns {
                 writer.documentation(column.description)
                 writer.line("\(access) var \(SwiftNamesRendering.member(column.swiftName.value)): \(swiftType(column, in: table))")
@@ -29,8 +33,10 @@ struct TableTranslator {
             writer.line("typealias CodingKeys = Column")
             writer.line()
             writer.line("\(access) static let tableName = \(table.tableName.value.swiftLiteral)")
-            if let key = primaryKeyColumn(table) {
-                writer.line("\(access) static let primaryKey: Column = .\(SwiftNamesRendering.member(key.swiftName.value))")
+            if let key {
+                let member = SwiftNamesRendering.member(key.swiftName.value)
+                writer.line("\(access) static let primaryKey: Column = .\(member)")
+                writer.line("\(access) var primaryKeyValue: \(swiftType(key, in: table)) { \(member) }")
             }
             writer.line("\(access) static let isRealtimeEnabled = \(table.realtime)")
             writer.line("\(access) static let isPublic = \(table.isPublic)")

@@ -4,13 +4,17 @@ import Foundation
 ///
 /// The generated type carries its schema, so the same declaration can create the table on
 /// the server, decode its rows, and drive typed queries against the server or the cache.
-public protocol TableModel: Codable, Hashable, Sendable {
+public protocol TableModel: CacheableModel {
     /// The column set: one case per column, raw value = SQL column name.
     associatedtype Column: TableColumn
+    /// The Swift type of the primary key column.
+    associatedtype PrimaryKey: Hashable, Sendable
     /// The SelfDB table name.
     static var tableName: String { get }
     /// The primary key column.
     static var primaryKey: Column { get }
+    /// This row's value in the primary key column.
+    var primaryKeyValue: PrimaryKey { get }
     /// Column definitions in declaration order.
     static var columns: [TableColumnDefinition<Column>] { get }
     /// Whether the table broadcasts realtime changes.
@@ -24,6 +28,12 @@ public protocol TableModel: Codable, Hashable, Sendable {
 extension TableModel {
     /// A query on this table, to refine with `search`, `sort`, `where`, `page`...
     public static func query() -> TableQuery<Self> { TableQuery() }
+
+    /// The table name: a table's rows are one namespace in a cache.
+    public static var cacheTypeName: String { tableName }
+
+    /// The text form of the primary key (see `CacheKey.text(of:)`).
+    public var cacheKey: String { CacheKey.text(of: primaryKeyValue) }
 }
 
 /// The column set of a table model.

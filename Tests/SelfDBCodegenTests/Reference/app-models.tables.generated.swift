@@ -5,7 +5,7 @@ import Foundation
 import SelfDBRuntime
 
 /// One thing to do.
-internal struct TodoItem: TableModel {
+internal struct TodoItem: TableModel, Identifiable {
     internal var id: Foundation.UUID
     internal var title: String
     internal var done: Bool?
@@ -41,6 +41,7 @@ internal struct TodoItem: TableModel {
 
     internal static let tableName = "todo_items"
     internal static let primaryKey: Column = .id
+    internal var primaryKeyValue: Foundation.UUID { id }
     internal static let isRealtimeEnabled = true
     internal static let isPublic = false
     internal static let columns: [TableColumnDefinition<Column>] = [

@@ -30,7 +30,7 @@ internal enum NoteColor: RawRepresentable, Codable, Hashable, Sendable, QueryVal
     internal static let knownCases: [NoteColor] = [.red, .greenBlue]
 }
 
-internal struct Note: Codable, Hashable, Sendable {
+internal struct Note: Codable, Hashable, Sendable, Identifiable {
     internal var id: Foundation.UUID
     internal var title: String
     internal var color: NoteColor

@@ -265,7 +265,7 @@ public struct RegisterRequest: Codable, Hashable, Sendable {
     }
 }
 
-public struct RegisterResponse: Codable, Hashable, Sendable {
+public struct RegisterResponse: Codable, Hashable, Sendable, Identifiable {
     public var id: String
     public var serverTime: Foundation.Date
     public var lastSyncAt: Foundation.Date?
@@ -294,7 +294,7 @@ public struct RegisterResponse: Codable, Hashable, Sendable {
 }
 
 /// A full row as the server holds it.
-public struct Record: Codable, Hashable, Sendable {
+public struct Record: Codable, Hashable, Sendable, Identifiable {
     public var id: String
     public var tableName: String
     public var data: [String: JSONValue]
@@ -319,7 +319,7 @@ public struct Record: Codable, Hashable, Sendable {
     }
 }
 
-public struct DeletedRecord: Codable, Hashable, Sendable {
+public struct DeletedRecord: Codable, Hashable, Sendable, Identifiable {
     public var id: String
     public var tableName: String
 
@@ -514,7 +514,7 @@ public enum PushStatus: RawRepresentable, Codable, Hashable, Sendable, QueryValu
     public static let knownCases: [PushStatus] = [.applied, .conflict, .rejectedTerminal, .rejectedRetryable]
 }
 
-public struct PushChange: Codable, Hashable, Sendable {
+public struct PushChange: Codable, Hashable, Sendable, Identifiable {
     public var id: String
     public var tableName: String
     public var operation: PushOperation
@@ -564,7 +564,7 @@ public struct PushRequest: Codable, Hashable, Sendable {
     }
 }
 
-public struct PushResult: Codable, Hashable, Sendable {
+public struct PushResult: Codable, Hashable, Sendable, Identifiable {
     public var id: String
     public var tableName: String
     public var operation: PushOperation
