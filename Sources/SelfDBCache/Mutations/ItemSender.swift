@@ -13,7 +13,7 @@ struct ItemSender: Sendable {
     /// The queued item, decoded; a queue entry that no longer decodes cannot be sent.
     static func decode<Item: CacheableModel>(_ mutation: PendingMutation, as type: Item.Type) throws -> Item {
         do {
-            return try ItemCoding.decodeRow(mutation.json, as: Item.self)
+            return try ItemCoding.decodeRow(mutation.body, as: Item.self)
         } catch {
             throw SelfDBError.invalidArgument("the queued \(Item.self) item cannot be decoded: \(error)")
         }

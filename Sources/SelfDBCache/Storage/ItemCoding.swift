@@ -1,79 +1,52 @@
 import Foundation
 import SelfDB
 
-/// Items to stored items and back.
-///
-/// The cache's JSON is its own: dates are written as Foundation encodes them by default
-/// (seconds since 2001 as a shortest round-trip number), so an item reads back exactly —
-/// the wire's ISO 8601 text keeps milliseconds only, and servers send microseconds — and
-/// decoding needs no per-date parsing. Items written by earlier versions, with dates as
-/// ISO 8601 text, are still read (item by item, with the client's decoder).
+/// Items to stored items and back, in the cache's binary format (`ItemFormat`): an item
+/// reads back exactly (UUIDs and dates as themselves, where the wire's ISO 8601 text keeps
+/// milliseconds only), and reading parses no text — Foundation's JSON decoder, UUID parsing
+/// in particular, dominated reading a view. Items written by earlier versions as JSON text
+/// are still read.
 enum ItemCoding {
-    static func makeEncoder() -> JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .withoutEscapingSlashes
-        return encoder
-    }
-
-    static func makeDecoder() -> JSONDecoder {
-        JSONDecoder()
-    }
-
-    /// The item's cache key and JSON text.
+    /// The item's cache key and encoded row.
     static func encode<Item: CacheableModel>(_ item: Item, state: ItemState = .normal) throws -> StoredItem {
-        try encode([item], state: state)[0]
+        let body: Data
+        do {
+            body = try ItemEncoder.encode(item)
+        } catch {
+            throw CacheError.invalidArgument("cannot encode a \(Item.self) item: \(error)")
+        }
+        let key = item.cacheKey
+        guard !key.isEmpty else { throw CacheError.invalidArgument("the \(Item.self) item has an empty cache key") }
+        return StoredItem(id: key, body: body, state: state)
     }
 
-    /// Items' cache keys and JSON texts, with one encoder for the batch (a page is written in
-    /// one go, and making an encoder per item costs as much as encoding it).
+    /// Items' cache keys and encoded rows.
     static func encode<Item: CacheableModel>(_ items: [Item], state: ItemState = .normal) throws -> [StoredItem] {
-        let encoder = makeEncoder()
-        return try items.map { item in
-            let data: Data
-            do {
-                data = try encoder.encode(item)
-            } catch {
-                throw CacheError.invalidArgument("cannot encode a \(Item.self) item: \(error)")
-            }
-            let key = item.cacheKey
-            guard !key.isEmpty else { throw CacheError.invalidArgument("the \(Item.self) item has an empty cache key") }
-            return StoredItem(id: key, json: String(decoding: data, as: UTF8.self), state: state)
-        }
+        try items.map { try encode($0, state: state) }
     }
 
-    /// Decodes items in one pass (one JSON array), falling back to item by item to name a
-    /// corrupt one.
+    /// Decodes items, naming the first that cannot be decoded.
     static func decode<Row: CacheableModel>(_ items: [StoredItem], as type: Row.Type) throws -> [CachedItem<Row>] {
-        guard !items.isEmpty else { return [] }
-        var text = "["
-        text.reserveCapacity(items.reduce(2) { $0 + $1.json.utf8.count + 1 })
-        for (index, item) in items.enumerated() {
-            if index > 0 { text += "," }
-            text += item.json
-        }
-        text += "]"
-        if let rows = try? makeDecoder().decode([Row].self, from: Data(text.utf8)) {
-            return zip(rows, items).map { CachedItem(row: $0, state: $1.state, id: $1.id) }
-        }
-        return try items.map { try decodeOne($0, as: type) }
+        try items.map { try decodeOne($0, as: type) }
     }
 
     /// Decodes one item.
     static func decodeOne<Row: CacheableModel>(_ item: StoredItem, as type: Row.Type) throws -> CachedItem<Row> {
         do {
-            return CachedItem(row: try decodeRow(item.json, as: Row.self), state: item.state, id: item.id)
+            return CachedItem(row: try decodeRow(item.body, as: Row.self), state: item.state, id: item.id)
         } catch {
             throw CacheError.corruptItem(type: Row.cacheTypeName, id: item.id, reason: "\(error)")
         }
     }
 
-    /// Decodes the JSON of an item as this version writes it, or as earlier versions did.
-    static func decodeRow<Row: CacheableModel>(_ json: String, as type: Row.Type) throws -> Row {
-        let data = Data(json.utf8)
+    /// Decodes an item body as this version writes it, or as JSON text as earlier versions
+    /// did (dates as ISO 8601 text, or as numbers).
+    static func decodeRow<Row: CacheableModel>(_ body: Data, as type: Row.Type) throws -> Row {
+        if ItemFormat.isBinary(body) { return try ItemDecoder.decode(Row.self, from: body) }
         do {
-            return try makeDecoder().decode(Row.self, from: data)
+            return try JSONCoding.makeDecoder().decode(Row.self, from: body)
         } catch {
-            guard let row = try? JSONCoding.makeDecoder().decode(Row.self, from: data) else { throw error }
+            guard let row = try? JSONDecoder().decode(Row.self, from: body) else { throw error }
             return row
         }
     }

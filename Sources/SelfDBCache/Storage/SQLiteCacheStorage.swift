@@ -58,6 +58,7 @@ final class SQLiteCacheStorage: CacheStorage {
             var kept: [(id: String, position: Double)] = []
             var base = 0.0
             var present = Set<String>()
+            let listed = Set(try db.values(String.self, sql: "SELECT item_id FROM cache_view_items WHERE type_name = ? AND view_id = ?", arguments: [type, view]))
             if replacing {
                 // Items waiting for the server stay where the user put them.
                 kept = try db.fetchAll(sql: """
@@ -65,22 +66,31 @@ final class SQLiteCacheStorage: CacheStorage {
                     JOIN cache_items i ON i.type_name = v.type_name AND i.item_id = v.item_id
                     WHERE v.type_name = ? AND v.view_id = ? AND i.state != 'normal'
                     """, arguments: [type, view]).map { (try $0.required("item_id"), try $0.required("position")) }
-                try db.execute(sql: "DELETE FROM cache_view_items WHERE type_name = ? AND view_id = ?", arguments: [type, view])
             } else {
                 base = try db.value(Double.self, sql: "SELECT MAX(position) + 1 FROM cache_view_items WHERE type_name = ? AND view_id = ?", arguments: [type, view]) ?? 0
-                present = Set(try db.values(String.self, sql: "SELECT item_id FROM cache_view_items WHERE type_name = ? AND view_id = ?", arguments: [type, view]))
+                present = listed
             }
+            // Rows and places that did not change are not written: refreshing a page the
+            // server has not changed, the commonest write, then only reads.
             let upsert = try Self.upsertStatement(db)
-            let place = try db.cachedStatement(sql: "INSERT OR REPLACE INTO cache_view_items (type_name, view_id, item_id, position) VALUES (?, ?, ?, ?)")
+            let place = try db.cachedStatement(sql: """
+                INSERT INTO cache_view_items (type_name, view_id, item_id, position) VALUES (?, ?, ?, ?)
+                ON CONFLICT (type_name, view_id, item_id) DO UPDATE SET position = excluded.position
+                WHERE cache_view_items.position IS NOT excluded.position
+                """)
             var offset = 0.0
             for item in items where present.insert(item.id).inserted {
-                try upsert.execute(arguments: [type, item.id, item.json, now.timeIntervalSince1970])
+                try upsert.execute(arguments: [type, item.id, item.body, now.timeIntervalSince1970])
                 try place.execute(arguments: [type, view, item.id, base + offset])
                 offset += 1
             }
-            let restore = try db.cachedStatement(sql: "INSERT OR IGNORE INTO cache_view_items (type_name, view_id, item_id, position) VALUES (?, ?, ?, ?)")
-            for entry in kept {
-                try restore.execute(arguments: [type, view, entry.id, entry.position])
+            if replacing {
+                // Starting over: what the view listed and the new first page does not leaves it.
+                let stay = present.union(kept.map(\.id))
+                let drop = try db.cachedStatement(sql: "DELETE FROM cache_view_items WHERE type_name = ? AND view_id = ? AND item_id = ?")
+                for id in listed where !stay.contains(id) {
+                    try drop.execute(arguments: [type, view, id])
+                }
             }
             try db.execute(sql: """
                 INSERT INTO cache_views (type_name, view_id, next_page, has_next, next_cursor, last_used) VALUES (?, ?, ?, ?, ?, ?)
@@ -95,7 +105,7 @@ final class SQLiteCacheStorage: CacheStorage {
         try db.cachedStatement(sql: """
             INSERT INTO cache_items (type_name, item_id, json, state, updated_at) VALUES (?, ?, ?, 'normal', ?)
             ON CONFLICT (type_name, item_id) DO UPDATE SET json = excluded.json, updated_at = excluded.updated_at
-            WHERE cache_items.state = 'normal'
+            WHERE cache_items.state = 'normal' AND cache_items.json IS NOT excluded.json
             """)
     }
 
@@ -108,10 +118,10 @@ final class SQLiteCacheStorage: CacheStorage {
             try db.execute(sql: """
                 INSERT INTO cache_mutations (type_name, item_id, kind, json, previous_json, previous_state, previous_places, attempted, created_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?)
-                """, arguments: [type, item.id, kind.rawValue, item.json, previous?["json"] as String?, previous?["state"] as String?, placesJSON, now.timeIntervalSince1970])
+                """, arguments: [type, item.id, kind.rawValue, item.body, previous?["json"] as Data?, previous?["state"] as String?, placesJSON, now.timeIntervalSince1970])
             let sequence = db.lastInsertedRowID
             // A delete keeps showing the row it deletes until the server agrees.
-            let shown = kind == .delete ? (previous?["json"] as String? ?? item.json) : item.json
+            let shown = kind == .delete ? (previous?["json"] as Data? ?? item.body) : item.body
             try db.execute(sql: """
                 INSERT INTO cache_items (type_name, item_id, json, state, updated_at) VALUES (?, ?, ?, ?, ?)
                 ON CONFLICT (type_name, item_id) DO UPDATE SET json = excluded.json, state = excluded.state, updated_at = excluded.updated_at
@@ -158,7 +168,7 @@ final class SQLiteCacheStorage: CacheStorage {
         try read { db in
             try db.fetchAll(sql: "SELECT seq, type_name, item_id, kind, json, attempted FROM cache_mutations ORDER BY seq").compactMap { row in
                 guard let kind = MutationKind(rawValue: try row.required("kind")) else { return nil }
-                return PendingMutation(sequence: try row.required("seq"), typeName: try row.required("type_name"), itemId: try row.required("item_id"), kind: kind, json: try row.required("json"), attempted: try row.required("attempted"))
+                return PendingMutation(sequence: try row.required("seq"), typeName: try row.required("type_name"), itemId: try row.required("item_id"), kind: kind, body: try row.required("json"), attempted: try row.required("attempted"))
             }
         }
     }
@@ -181,7 +191,7 @@ final class SQLiteCacheStorage: CacheStorage {
             // it takes the fields the server set on insert (a key, a timestamp) that it kept.
             guard later.isEmpty else {
                 if mutation.kind == .insert, let server {
-                    try Self.rebase(type: mutation.typeName, id: id, later: later, inserted: mutation.json, stored: server.json, db: db)
+                    try Self.rebase(type: mutation.typeName, id: id, later: later, inserted: mutation.body, stored: server.body, db: db)
                 }
                 return
             }
@@ -189,7 +199,7 @@ final class SQLiteCacheStorage: CacheStorage {
                 try Self.remove(type: mutation.typeName, id: id, db: db)
             } else {
                 try db.execute(sql: "UPDATE cache_items SET json = ?, state = 'normal' WHERE type_name = ? AND item_id = ?",
-                               arguments: [server?.json ?? mutation.json, mutation.typeName, id])
+                               arguments: [server?.body ?? mutation.body, mutation.typeName, id])
             }
         }
     }
@@ -211,21 +221,28 @@ final class SQLiteCacheStorage: CacheStorage {
     /// For each field whose stored value differs from the inserted one, the later versions
     /// that still hold the inserted value take the stored one; fields changed locally since
     /// stay as they are.
-    private static func rebase(type: String, id: String, later: [Row], inserted: String, stored: String, db: CacheDatabase.Access) throws {
-        guard case .object(let sent)? = JSONObjectText.parse(inserted), case .object(let kept)? = JSONObjectText.parse(stored) else { return }
-        let changed = kept.filter { sent[$0.key] != $0.value }
+    private static func rebase(type: String, id: String, later: [Row], inserted: Data, stored: Data, db: CacheDatabase.Access) throws {
+        guard let sent = ItemNode.parse(inserted)?.fields, let kept = ItemNode.parse(stored)?.fields else { return }
+        let sentBytes = sent.mapValues { $0.bytes() }
+        let changed = kept.filter { sentBytes[$0.key] != $0.value.bytes() }
         guard !changed.isEmpty else { return }
-        func rebased(_ text: String) -> String {
-            guard case .object(var fields)? = JSONObjectText.parse(text) else { return text }
-            for (key, value) in changed where fields[key] == sent[key] { fields[key] = value }
-            return JSONObjectText.render(.object(fields)) ?? text
+        func rebased(_ body: Data) -> Data {
+            guard let node = ItemNode.parse(body), case .object(var fields) = node.kind else { return body }
+            for (index, field) in fields.enumerated() {
+                if let value = changed[field.key], field.value.bytes() == sentBytes[field.key] { fields[index].value = value }
+            }
+            for (key, value) in changed where !fields.contains(where: { $0.key == key }) && sentBytes[key] == nil {
+                fields.append((key, value))
+            }
+            node.kind = .object(fields)
+            return node.serialized()
         }
         for row in later {
-            let previous: String? = row["previous_json"]
+            let previous: Data? = row["previous_json"]
             try db.execute(sql: "UPDATE cache_mutations SET json = ?, previous_json = ? WHERE seq = ?",
                            arguments: [rebased(try row.required("json")), previous.map(rebased), try row.required("seq") as Int64])
         }
-        if let shown = try db.value(String.self, sql: "SELECT json FROM cache_items WHERE type_name = ? AND item_id = ?", arguments: [type, id]) {
+        if let shown = try db.value(Data.self, sql: "SELECT json FROM cache_items WHERE type_name = ? AND item_id = ?", arguments: [type, id]) {
             try db.execute(sql: "UPDATE cache_items SET json = ? WHERE type_name = ? AND item_id = ?", arguments: [rebased(shown), type, id])
         }
     }
@@ -236,9 +253,9 @@ final class SQLiteCacheStorage: CacheStorage {
             try db.execute(sql: "DELETE FROM cache_mutations WHERE type_name = ? AND item_id = ? AND seq >= ?",
                            arguments: [mutation.typeName, mutation.itemId, mutation.sequence])
             try Self.remove(type: mutation.typeName, id: mutation.itemId, db: db)
-            guard let json: String = saved["previous_json"] else { return }
+            guard let body: Data = saved["previous_json"] else { return }
             try db.execute(sql: "INSERT INTO cache_items (type_name, item_id, json, state, updated_at) VALUES (?, ?, ?, ?, ?)",
-                           arguments: [mutation.typeName, mutation.itemId, json, saved["previous_state"] as String? ?? "normal", Date().timeIntervalSince1970])
+                           arguments: [mutation.typeName, mutation.itemId, body, saved["previous_state"] as String? ?? "normal", Date().timeIntervalSince1970])
             let placesJSON: String = saved["previous_places"] ?? "[]"
             let places = (try? JSONDecoder().decode([SavedPlace].self, from: Data(placesJSON.utf8))) ?? []
             for place in places {
@@ -257,7 +274,7 @@ final class SQLiteCacheStorage: CacheStorage {
                 guard state != nil else { return false }
                 try Self.remove(type: type, id: item.id, db: db)
             case .insert, .update:
-                try Self.upsertStatement(db).execute(arguments: [type, item.id, item.json, now.timeIntervalSince1970])
+                try Self.upsertStatement(db).execute(arguments: [type, item.id, item.body, now.timeIntervalSince1970])
                 guard kind == .insert else { break }
                 for view in views {
                     let present = try db.value(Bool.self, sql: "SELECT 1 FROM cache_view_items WHERE type_name = ? AND view_id = ? AND item_id = ?", arguments: [type, view, item.id]) ?? false
@@ -305,7 +322,7 @@ final class SQLiteCacheStorage: CacheStorage {
     }
 
     private static func storedItem(_ row: Row) throws -> StoredItem {
-        StoredItem(id: try row.required(0), json: try row.required(1), state: ItemState(rawValue: try row.required(2)) ?? .normal)
+        StoredItem(id: try row.required(0), body: try row.required(1), state: ItemState(rawValue: try row.required(2)) ?? .normal)
     }
 }
 

@@ -1,7 +1,12 @@
-/// An item as the storage keeps it: its id within its type, its row as JSON text, its state.
+import Foundation
+
+/// An item as the storage keeps it: its id within its type, its encoded row, its state.
+///
+/// The body is in the cache's binary format (`ItemFormat`), or JSON text in files written by
+/// earlier versions; the column keeps its old name, `json`.
 struct StoredItem: Sendable, Hashable {
     var id: String
-    var json: String
+    var body: Data
     var state: ItemState
 }
 
@@ -42,8 +47,8 @@ struct PendingMutation: Sendable, Hashable {
     var typeName: String
     var itemId: String
     var kind: MutationKind
-    /// The row to send.
-    var json: String
+    /// The row to send (encoded as a `StoredItem` body).
+    var body: Data
     /// Whether a send was started: the server may have it already.
     var attempted: Bool
 }
