@@ -11,10 +11,23 @@ let path = FileManager.default.temporaryDirectory.appendingPathComponent("selfdb
 let cache = try SelfDBCache(selfdb: SelfDB(baseUrl: "http://127.0.0.1:9", apiKey: "unused"), path: path)
 let mode = CommandLine.arguments.dropFirst().first ?? "read"
 try cache.savePage(rows, into: "bench")
-var best = Double.infinity
-for _ in 0..<200 {
-    let start = DispatchTime.now().uptimeNanoseconds
-    if mode == "read" { _ = try cache.items(CachedRow.self, view: "bench") } else { try cache.savePage(rows, into: "bench") }
-    best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+
+/// The best of 200 calls of the operation.
+func measure() throws -> Double {
+    var best = Double.infinity
+    for _ in 0..<200 {
+        let start = DispatchTime.now().uptimeNanoseconds
+        if mode == "read" { _ = try cache.items(CachedRow.self, view: "bench") } else { try cache.savePage(rows, into: "bench") }
+        best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+    }
+    return best
 }
-print(mode, "best", best, "ms")
+
+print(mode, "main thread: best", try measure(), "ms")
+// The benchmark harness runs on a Dispatch worker; glibc gives other threads other arenas.
+let done = DispatchSemaphore(value: 0)
+DispatchQueue.global().async {
+    print(mode, "worker thread: best", (try? measure()) ?? -1, "ms")
+    done.signal()
+}
+done.wait()
