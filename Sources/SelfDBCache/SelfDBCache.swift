@@ -61,7 +61,7 @@ public final class SelfDBCache: Sendable {
 
     /// The cached items of a view, in order, without touching the network.
     public func items<Row: CacheableModel>(_ type: Row.Type, view: String) throws -> [CachedItem<Row>] {
-        try ItemCoding.decode(storage.viewItems(type: Row.cacheTypeName, view: view), as: Row.self)
+        try ItemCoding.viewItems(storage, view: view, as: Row.self)
     }
 
     /// One cached item, without touching the network.

@@ -182,10 +182,10 @@ public final class CachedFetcher<Row: CacheableModel> {
         let items: [CachedItem<Row>]
         switch strategy.source {
         case .pages(let view, _, _, _, let matches):
-            items = try ItemCoding.decode(cache.storage.viewItems(type: Row.cacheTypeName, view: view), as: Row.self)
+            items = try ItemCoding.viewItems(cache.storage, view: view, as: Row.self)
                 .filter { matches($0.row) && (itemFilter?($0.row) ?? true) }
         case .cursor(let view, _, _):
-            items = try ItemCoding.decode(cache.storage.viewItems(type: Row.cacheTypeName, view: view), as: Row.self)
+            items = try ItemCoding.viewItems(cache.storage, view: view, as: Row.self)
                 .filter { itemFilter?($0.row) ?? true }
         case .one(let id, _):
             // The fetched item is listed in the item's own view under the key the server gave

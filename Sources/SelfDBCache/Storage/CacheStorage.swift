@@ -7,6 +7,9 @@ import Foundation
 protocol CacheStorage: Sendable {
     /// The items of a view, in view order.
     func viewItems(type: String, view: String) throws -> [StoredItem]
+    /// The items of a view, in view order, each handed to `transform` with its body in place
+    /// (valid only during the call): reading a view decodes without copying bodies.
+    func viewItems<T>(type: String, view: String, _ transform: (_ id: String, _ body: UnsafeRawBufferPointer, _ state: ItemState) throws -> T) throws -> [T]
     /// One item.
     func item(type: String, id: String) throws -> StoredItem?
     /// How far a view has been paged, if it was ever fetched.

@@ -25,9 +25,16 @@ enum ItemCoding {
         try items.map { try encode($0, state: state) }
     }
 
-    /// Decodes items, naming the first that cannot be decoded.
-    static func decode<Row: CacheableModel>(_ items: [StoredItem], as type: Row.Type) throws -> [CachedItem<Row>] {
-        try items.map { try decodeOne($0, as: type) }
+    /// The decoded items of a view, decoded in place as they are read.
+    static func viewItems<Row: CacheableModel>(_ storage: any CacheStorage, view: String, as type: Row.Type) throws -> [CachedItem<Row>] {
+        try storage.viewItems(type: Row.cacheTypeName, view: view) { id, body, state in
+            do {
+                let row = ItemFormat.isBinary(body) ? try ItemDecoder.decode(Row.self, from: body) : try decodeRow(Data(body), as: Row.self)
+                return CachedItem(row: row, state: state, id: id)
+            } catch {
+                throw CacheError.corruptItem(type: Row.cacheTypeName, id: id, reason: "\(error)")
+            }
+        }
     }
 
     /// Decodes one item.

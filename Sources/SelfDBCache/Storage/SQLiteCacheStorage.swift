@@ -28,14 +28,26 @@ final class SQLiteCacheStorage: CacheStorage {
         }
     }
 
+    private static let viewItemsSQL = """
+        SELECT i.item_id, i.json, i.state FROM cache_view_items v
+        JOIN cache_items i ON i.type_name = v.type_name AND i.item_id = v.item_id
+        WHERE v.type_name = ? AND v.view_id = ? ORDER BY v.position, v.item_id
+        """
+
     func viewItems(type: String, view: String) throws -> [StoredItem] {
+        try viewItems(type: type, view: view) { id, body, state in StoredItem(id: id, body: Data(body), state: state) }
+    }
+
+    func viewItems<T>(type: String, view: String, _ transform: (_ id: String, _ body: UnsafeRawBufferPointer, _ state: ItemState) throws -> T) throws -> [T] {
         try read { db in
-            let statement = try db.cachedStatement(sql: """
-                SELECT i.item_id, i.json, i.state FROM cache_view_items v
-                JOIN cache_items i ON i.type_name = v.type_name AND i.item_id = v.item_id
-                WHERE v.type_name = ? AND v.view_id = ? ORDER BY v.position, v.item_id
-                """)
-            return try statement.run([type, view]).map(Self.storedItem)
+            var results: [T] = []
+            try db.cachedStatement(sql: Self.viewItemsSQL).run([type, view]).forEachRow { row in
+                guard let id = row.string(0), let stateText = row.string(2) else {
+                    throw CacheError.storage("the cache file is damaged: a view item has no id or state")
+                }
+                results.append(try row.withBytes(1) { try transform(id, $0, ItemState(rawValue: stateText) ?? .normal) })
+            }
+            return results
         }
     }
 

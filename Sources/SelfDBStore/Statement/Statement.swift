@@ -106,6 +106,17 @@ public final class Statement: Sequence {
         return try step() ? makeRow() : nil
     }
 
+    /// Moves to the next row without reading it; false when there are no more.
+    func advance() throws -> Bool {
+        try connection.checkOpen()
+        if pendingRow {
+            pendingRow = false
+            return true
+        }
+        guard !finished else { return false }
+        return try step()
+    }
+
     /// All remaining rows.
     public func all() throws -> [Row] {
         var rows: [Row] = []

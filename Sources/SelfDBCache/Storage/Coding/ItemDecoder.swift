@@ -4,10 +4,15 @@ import Foundation
 /// objects get an index of their keys. UUIDs and dates are read as themselves.
 enum ItemDecoder {
     static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
-        guard ItemFormat.isBinary(data) else {
+        try data.withUnsafeBytes { try decode(type, from: $0) }
+    }
+
+    /// Decodes from bytes in place; nothing decoded keeps a reference to them.
+    static func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer) throws -> T {
+        guard ItemFormat.isBinary(bytes) else {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "not an item in the cache's binary format"))
         }
-        let source = ItemBytes(Array(data))
+        let source = ItemBytes(bytes)
         let decoder = ItemValueDecoder(source: source, offset: 1, codingPath: [])
         let value = try decoder.decodeValue(T.self)
         var end = 1
@@ -17,11 +22,11 @@ enum ItemDecoder {
     }
 }
 
-/// An item's bytes and the readers of its parts.
-final class ItemBytes {
-    let bytes: [UInt8]
+/// An item's bytes, borrowed for the length of one decode, and the readers of its parts.
+struct ItemBytes {
+    let bytes: UnsafeRawBufferPointer
 
-    init(_ bytes: [UInt8]) {
+    init(_ bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
     }
 
@@ -60,7 +65,7 @@ final class ItemBytes {
         let count = try varint(at: &offset)
         guard offset + count <= bytes.count else { throw corrupt("truncated text", at: []) }
         defer { offset += count }
-        return String(decoding: bytes[offset..<offset + count], as: UTF8.self)
+        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count]), as: UTF8.self)
     }
 
     /// Moves `offset` past the value whose tag is at `offset`.
@@ -229,30 +234,29 @@ private final class ObjectIndex {
 
     func key(at field: Int) -> String {
         let start = entries[field * 3]
-        return String(decoding: source.bytes[start..<start + entries[field * 3 + 1]], as: UTF8.self)
+        return String(decoding: UnsafeRawBufferPointer(rebasing: source.bytes[start..<start + entries[field * 3 + 1]]), as: UTF8.self)
     }
 
     func find(_ key: String) -> Int? {
         let count = self.count
         guard count > 0 else { return nil }
         var name = key
+        let bytes = source.bytes
         return name.withUTF8 { wanted -> Int? in
-            source.bytes.withUnsafeBufferPointer { bytes -> Int? in
-                var field = next < count ? next : 0
-                for _ in 0..<count {
-                    let start = entries[field * 3], length = entries[field * 3 + 1]
-                    if length == wanted.count, Self.same(bytes, from: start, as: wanted) {
-                        next = field + 1
-                        return entries[field * 3 + 2]
-                    }
-                    field = field + 1 == count ? 0 : field + 1
+            var field = next < count ? next : 0
+            for _ in 0..<count {
+                let start = entries[field * 3], length = entries[field * 3 + 1]
+                if length == wanted.count, Self.same(bytes, from: start, as: wanted) {
+                    next = field + 1
+                    return entries[field * 3 + 2]
                 }
-                return nil
+                field = field + 1 == count ? 0 : field + 1
             }
+            return nil
         }
     }
 
-    private static func same(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, as wanted: UnsafeBufferPointer<UInt8>) -> Bool {
+    private static func same(_ bytes: UnsafeRawBufferPointer, from start: Int, as wanted: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress, let other = wanted.baseAddress else { return wanted.isEmpty }
         return memcmp(base + start, other, wanted.count) == 0
     }

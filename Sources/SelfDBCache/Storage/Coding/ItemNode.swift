@@ -19,6 +19,11 @@ enum ItemFormat {
     static func isBinary(_ data: Data) -> Bool {
         data.first == formatVersion
     }
+
+    /// Whether `bytes` are an item in this format.
+    static func isBinary(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        bytes.first == formatVersion
+    }
 }
 
 /// An encoded value while an encoder builds it: a class, because a container handed out by
@@ -104,10 +109,12 @@ extension ItemNode {
     /// earlier version, damaged bytes).
     static func parse(_ data: Data) -> ItemNode? {
         guard ItemFormat.isBinary(data) else { return nil }
-        let source = ItemBytes(Array(data))
-        var offset = 1
-        guard let node = try? read(source, at: &offset), offset == source.bytes.count else { return nil }
-        return node
+        return data.withUnsafeBytes { bytes in
+            let source = ItemBytes(bytes)
+            var offset = 1
+            guard let node = try? read(source, at: &offset), offset == source.bytes.count else { return nil }
+            return node
+        }
     }
 
     private static func read(_ source: ItemBytes, at offset: inout Int) throws -> ItemNode {
