@@ -47,6 +47,23 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.stopMeasurement()
     }
 
+    Benchmark("Store: read 100,000 rows in place (forEachRow)") { benchmark in
+        let db = try SQLite()
+        try db.executeScript("CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT, score REAL)")
+        let insert = try db.prepare("INSERT INTO t (id, name, score) VALUES (?, ?, ?)")
+        try db.transaction { for id in 0..<rows { try insert.execute(id, "name \(id)", Double(id) / 3) } }
+        benchmark.startMeasurement()
+        var total = 0.0
+        try db.execute("SELECT id, name, score FROM t").forEachRow { row in
+            let id = row.int64(0)
+            let name = row.string(1)
+            let score = row.double(2)
+            total += Double(id ?? 0) + (score ?? 0) + Double(name?.utf8.count ?? 0)
+        }
+        blackHole(total)
+        benchmark.stopMeasurement()
+    }
+
     Benchmark("Raw sqlite3: read 100,000 rows") { benchmark in
         let db = try RawSQLite()
         try db.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT, score REAL)")

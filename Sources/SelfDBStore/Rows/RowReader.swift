@@ -28,6 +28,18 @@ public struct RowReader {
         T(sqliteValue: value(index))
     }
 
+    /// The integer stored in column `index`; nil when it holds anything else (use `get` for
+    /// conversions).
+    public func int64(_ index: Int) -> Int64? {
+        sqlite3_column_type(handle, Int32(index)) == SQLITE_INTEGER ? sqlite3_column_int64(handle, Int32(index)) : nil
+    }
+
+    /// The real stored in column `index`; nil when it holds anything else (use `get` for
+    /// conversions).
+    public func double(_ index: Int) -> Double? {
+        sqlite3_column_type(handle, Int32(index)) == SQLITE_FLOAT ? sqlite3_column_double(handle, Int32(index)) : nil
+    }
+
     /// Text (or a blob's bytes as UTF-8) of column `index`; nil when NULL or a number.
     public func string(_ index: Int) -> String? {
         switch sqlite3_column_type(handle, Int32(index)) {
