@@ -217,43 +217,59 @@ extension ItemValueDecoder: SingleValueDecodingContainer {
     func decode<T: Decodable>(_ type: T.Type) throws -> T { try decodeValue(type) }
 }
 
-/// An object's keys (as byte ranges: no string is made to look one up) and where their
-/// values start, looked up from where the last lookup ended (synthesized decoders ask in
-/// the order the encoder wrote).
+/// Finds an object's values by key, scanning its fields from where the last lookup ended:
+/// synthesized decoders ask in the order the encoder wrote, so a lookup usually reads one
+/// key, and nothing is allocated but this cursor. A key asked for out of order, or missing
+/// (a nil optional is not written), costs one pass over the fields.
 private final class ObjectIndex {
     let source: ItemBytes
-    /// (key start, key length, value offset) for each field, flat.
-    var entries: [Int] = []
-    var next = 0
+    let count: Int
+    private let first: Int
+    private var field = 0
+    private var cursor: Int
 
-    init(source: ItemBytes) {
+    init(source: ItemBytes, offset: Int) throws {
         self.source = source
+        var position = offset + 1
+        count = try source.varint(at: &position)
+        first = position
+        cursor = position
     }
 
-    var count: Int { entries.count / 3 }
-
-    func key(at field: Int) -> String {
-        let start = entries[field * 3]
-        return String(decoding: UnsafeRawBufferPointer(rebasing: source.bytes[start..<start + entries[field * 3 + 1]]), as: UTF8.self)
-    }
-
-    func find(_ key: String) -> Int? {
-        let count = self.count
+    /// The offset of `key`'s value, or nil.
+    func find(_ key: String) throws -> Int? {
         guard count > 0 else { return nil }
         var name = key
-        let bytes = source.bytes
-        return name.withUTF8 { wanted -> Int? in
-            var field = next < count ? next : 0
+        return try name.withUTF8 { wanted -> Int? in
             for _ in 0..<count {
-                let start = entries[field * 3], length = entries[field * 3 + 1]
-                if length == wanted.count, Self.same(bytes, from: start, as: wanted) {
-                    next = field + 1
-                    return entries[field * 3 + 2]
+                if field == count {
+                    field = 0
+                    cursor = first
                 }
-                field = field + 1 == count ? 0 : field + 1
+                var position = cursor
+                let length = try source.varint(at: &position)
+                guard position + length <= source.bytes.count else { throw source.corrupt("truncated key", at: []) }
+                let matches = length == wanted.count && Self.same(source.bytes, from: position, as: wanted)
+                let value = position + length
+                var next = value
+                try source.skip(at: &next)
+                field += 1
+                cursor = next
+                if matches { return value }
             }
             return nil
         }
+    }
+
+    /// Every key, in order.
+    func keys() throws -> [String] {
+        var keys: [String] = []
+        var position = first
+        for _ in 0..<count {
+            keys.append(try source.string(at: &position))
+            try source.skip(at: &position)
+        }
+        return keys
     }
 
     private static func same(_ bytes: UnsafeRawBufferPointer, from start: Int, as wanted: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -270,27 +286,15 @@ struct ItemKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     init(source: ItemBytes, offset: Int, codingPath: [any CodingKey]) throws {
         self.source = source
         self.codingPath = codingPath
-        index = ObjectIndex(source: source)
-        var position = offset + 1
-        let count = try source.varint(at: &position)
-        index.entries.reserveCapacity(count * 3)
-        for _ in 0..<count {
-            let length = try source.varint(at: &position)
-            guard position + length <= source.bytes.count else { throw source.corrupt("truncated key", at: codingPath) }
-            index.entries.append(position)
-            index.entries.append(length)
-            index.entries.append(position + length)
-            position += length
-            try source.skip(at: &position)
-        }
+        index = try ObjectIndex(source: source, offset: offset)
     }
 
-    var allKeys: [Key] { (0..<index.count).compactMap { Key(stringValue: index.key(at: $0)) } }
+    var allKeys: [Key] { ((try? index.keys()) ?? []).compactMap { Key(stringValue: $0) } }
 
-    func contains(_ key: Key) -> Bool { index.find(key.stringValue) != nil }
+    func contains(_ key: Key) -> Bool { ((try? index.find(key.stringValue)) ?? nil) != nil }
 
     private func value(_ key: Key) throws -> ItemValueDecoder {
-        guard let offset = index.find(key.stringValue) else {
+        guard let offset = try index.find(key.stringValue) else {
             throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "no value for '\(key.stringValue)'"))
         }
         return ItemValueDecoder(source: source, offset: offset, codingPath: codingPath, key: key)
@@ -299,7 +303,7 @@ struct ItemKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     /// The value of `key`, or nil when it is missing or null (one lookup, where the default
     /// `decodeIfPresent` makes three).
     private func present(_ key: Key) throws -> ItemValueDecoder? {
-        guard let offset = index.find(key.stringValue), try source.tag(at: offset) != .null else { return nil }
+        guard let offset = try index.find(key.stringValue), try source.tag(at: offset) != .null else { return nil }
         return ItemValueDecoder(source: source, offset: offset, codingPath: codingPath, key: key)
     }
 
@@ -336,7 +340,7 @@ struct ItemKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func superDecoder() throws -> any Decoder {
-        guard let offset = index.find("super") else { throw source.corrupt("no value for 'super'", at: codingPath) }
+        guard let offset = try index.find("super") else { throw source.corrupt("no value for 'super'", at: codingPath) }
         return ItemValueDecoder(source: source, offset: offset, codingPath: codingPath, key: ElementKey(stringValue: "super"))
     }
 
