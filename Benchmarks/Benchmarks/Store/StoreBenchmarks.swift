@@ -30,10 +30,7 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     Benchmark("Store: read 100,000 rows") { benchmark in
-        let db = try SQLite()
-        try db.executeScript("CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT, score REAL)")
-        let insert = try db.prepare("INSERT INTO t (id, name, score) VALUES (?, ?, ?)")
-        try db.transaction { for id in 0..<rows { try insert.execute(id, "name \(id)", Double(id) / 3) } }
+        let db = try StoreTable.make(rows: rows)
         benchmark.startMeasurement()
         var total = 0.0
         let query = try db.execute("SELECT id, name, score FROM t")
@@ -48,10 +45,7 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     Benchmark("Store: read 100,000 rows in place (forEachRow)") { benchmark in
-        let db = try SQLite()
-        try db.executeScript("CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT, score REAL)")
-        let insert = try db.prepare("INSERT INTO t (id, name, score) VALUES (?, ?, ?)")
-        try db.transaction { for id in 0..<rows { try insert.execute(id, "name \(id)", Double(id) / 3) } }
+        let db = try StoreTable.make(rows: rows)
         benchmark.startMeasurement()
         var total = 0.0
         try db.execute("SELECT id, name, score FROM t").forEachRow { row in
@@ -181,4 +175,15 @@ final class RawSQLite {
     }
 
     enum RawError: Error { case failed(String) }
+}
+
+/// A store with a table `t (id, name, score)` of `rows` rows, for the read benchmarks.
+enum StoreTable {
+    static func make(rows: Int) throws -> SQLite {
+        let db = try SQLite()
+        try db.executeScript("CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT, score REAL)")
+        let insert = try db.prepare("INSERT INTO t (id, name, score) VALUES (?, ?, ?)")
+        try db.transaction { for id in 0..<rows { try insert.execute(id, "name \(id)", Double(id) / 3) } }
+        return db
+    }
 }
