@@ -28,6 +28,17 @@ enum OfflineDemo {
         try await feed.setup()
         show(feed)
 
+        // A generated model that is not a table: buckets, through the storage endpoints.
+        let prefix = "demo-\(UUID().uuidString.prefix(8).lowercased())"
+        await cache.register(BucketResponse.self, mutations: CacheMutations(
+            insert: { try await selfdb.storage.buckets.create(payload: BucketCreate(name: $0.name, public: $0.public, description: $0.description)) },
+            delete: { try await selfdb.storage.buckets.delete($0.id) }))
+        let buckets = cache.fetcher(BucketResponse.self, .pages(view: "my-buckets") { page, size in
+            try await selfdb.storage.buckets.list(skip: (page - 1) * size, limit: size, search: prefix)
+        })
+        try await buckets.setup()
+        print("  and my buckets (a generated model that is not a table): \(buckets.rows.count)")
+
         Demo.step("The server goes away")
         if target.canStopServer {
             await target.stopServer()
@@ -54,6 +65,8 @@ enum OfflineDemo {
         print("  delete → \(try await cache.delete(feed.rows[1]))")
         try reopened.refreshFromCache()
         show(reopened)
+        let localBucket = BucketResponse(id: UUID(), name: "\(prefix)-photos", public: false, description: "made offline", ownerId: me.id, createdAt: Date())
+        print("  create bucket → \(try await cache.insert(localBucket, into: "my-buckets", at: .append)) (provisional id \(localBucket.id.uuidString.prefix(8))…)")
         print("  \(try cache.pendingMutationCount()) mutation(s) wait in the cache file")
 
         Demo.step("The server is back: replay the queue")
@@ -72,6 +85,14 @@ enum OfflineDemo {
         let converged = server == reopened.rows
         print("  the server holds \(server.count) notes; cache and server agree: \(converged)")
         guard converged else { throw SelfDBError.invalidResponse("the cache did not converge with the server") }
+        try await buckets.reload()
+        let serverBuckets = try await selfdb.storage.buckets.list(search: prefix)
+        let cachedBucket = buckets.rows.first { $0.name == localBucket.name }
+        print("  bucket \(localBucket.name): the server gave it id \(serverBuckets.first?.id.uuidString.prefix(8) ?? "none")…, the cache holds \(cachedBucket?.id.uuidString.prefix(8) ?? "none")…")
+        guard let cachedBucket, serverBuckets.map(\.id) == [cachedBucket.id] else {
+            throw SelfDBError.invalidResponse("the cached bucket did not take the server's id")
+        }
+        try await cache.delete(cachedBucket)
 
         try await selfdb.tables.delete(table.id)
         _ = try await selfdb.auth.logout()

@@ -4,9 +4,8 @@ import SelfDBCache
 import Testing
 
 /// Generated models that are not table models — here SelfDB's buckets — cached through the
-/// endpoints of the generated client: `BucketResponse` is `Identifiable` (it has an `id`),
-/// so declaring `CacheableModel` is all it takes.
-extension BucketResponse: CacheableModel {}
+/// endpoints of the generated client. SelfDB's spec declares `BucketResponse` (and users,
+/// tables, files) `CacheableModel`; being `Identifiable`, it needs nothing more.
 
 @Suite("caching generated models that are not table models")
 @MainActor

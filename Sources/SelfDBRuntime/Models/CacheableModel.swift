@@ -7,10 +7,11 @@ import Foundation
 /// `id` field are generated `Identifiable`, which supplies the key.
 ///
 /// ```swift
-/// extension BucketResponse: CacheableModel {}
+/// extension Invoice: CacheableModel {}
 /// ```
 ///
-/// or, in the spec, `conforms: [CacheableModel]` on the model.
+/// or, in the spec, `conforms: [CacheableModel]` on the model (SelfDB's own spec does so for
+/// users, tables, buckets and files).
 public protocol CacheableModel: Codable, Hashable, Sendable {
     /// The namespace of this type's items, so that items of different types never share a
     /// key. Defaults to the table name for table models and to `model:<TypeName>` otherwise.

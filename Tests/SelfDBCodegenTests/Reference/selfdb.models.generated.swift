@@ -73,7 +73,7 @@ public enum UserSortField: RawRepresentable, Codable, Hashable, Sendable, QueryV
 }
 
 /// A user as the server returns it. The User model is SelfDB's one camelCase model.
-public struct UserRead: Codable, Hashable, Sendable, Identifiable {
+public struct UserRead: Codable, Hashable, Sendable, Identifiable, CacheableModel {
     public var id: Foundation.UUID
     public var email: String
     public var firstName: String
@@ -342,7 +342,7 @@ public struct TableUpdate: Codable, Hashable, Sendable {
     }
 }
 
-public struct TableRead: Codable, Hashable, Sendable, Identifiable {
+public struct TableRead: Codable, Hashable, Sendable, Identifiable, CacheableModel {
     public var id: Foundation.UUID
     public var name: String
     public var tableSchema: TableSchema
@@ -636,7 +636,7 @@ public struct BucketUpdate: Codable, Hashable, Sendable {
     }
 }
 
-public struct BucketResponse: Codable, Hashable, Sendable, Identifiable {
+public struct BucketResponse: Codable, Hashable, Sendable, Identifiable, CacheableModel {
     public var id: Foundation.UUID
     public var name: String
     public var `public`: Bool
@@ -690,7 +690,7 @@ public struct BucketResponse: Codable, Hashable, Sendable, Identifiable {
     }
 }
 
-public struct FileResponse: Codable, Hashable, Sendable, Identifiable {
+public struct FileResponse: Codable, Hashable, Sendable, Identifiable, CacheableModel {
     public var id: Foundation.UUID
     public var bucketId: Foundation.UUID
     public var name: String
