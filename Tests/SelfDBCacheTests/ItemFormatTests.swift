@@ -64,6 +64,40 @@ struct ItemFormatTests {
         }
     }
 
+    class Base: Codable {
+        var level: Int
+        init(level: Int) { self.level = level }
+    }
+
+    /// A subclass that encodes its superclass through `superEncoder()`, which the format keeps
+    /// under the key `super` (its own keys have no such case).
+    final class Derived: Base {
+        var name: String
+        private enum Keys: String, CodingKey { case name }
+
+        init(level: Int, name: String) {
+            self.name = name
+            super.init(level: level)
+        }
+
+        required init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Keys.self)
+            name = try container.decode(String.self, forKey: .name)
+            try super.init(from: container.superDecoder())
+        }
+
+        override func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(name, forKey: .name)
+            try super.encode(to: container.superEncoder())
+        }
+    }
+
+    @Test func superclassesTravelUnderTheSuperKey() throws {
+        let decoded = try ItemDecoder.decode(Derived.self, from: ItemEncoder.encode(Derived(level: 3, name: "x")))
+        #expect(decoded.level == 3 && decoded.name == "x")
+    }
+
     @Test func datesKeepEveryBitWhichTheWireTextDoesNot() throws {
         let date = Date(timeIntervalSinceReferenceDate: 817_153_009.123_456_7)
         #expect(try ItemDecoder.decode(Date.self, from: ItemEncoder.encode(date)) == date)

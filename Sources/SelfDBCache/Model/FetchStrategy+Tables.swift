@@ -11,7 +11,7 @@ extension FetchStrategy where Item: TableModel {
     ///   - pageSize: rows per page, 1–1000.
     ///   - allPages: fetch every page on `load()` rather than one at a time.
     public static func all(view: String, query: TableQuery<Item> = TableQuery(), pageSize: Int = 50, allPages: Bool = false) -> Self {
-        var problem = check(view: view)
+        var problem = ViewName.problem(view)
         if problem == nil, !(1...QueryArguments.maxPageSize).contains(pageSize) {
             problem = .invalidArgument("page size must be from 1 to \(QueryArguments.maxPageSize), got \(pageSize)")
         }

@@ -55,11 +55,10 @@ public struct FetchStrategy<Item: CacheableModel>: Sendable {
     ///   - allPages: fetch every page on `load()` rather than one at a time.
     public static func pages(view: String, pageSize: Int = 50, allPages: Bool = false,
                              fetch: @escaping @Sendable (_ page: Int, _ pageSize: Int) async throws -> [Item]) -> Self {
-        let problem = check(view: view) ?? (pageSize >= 1 ? nil : .invalidArgument("page size must be 1 or more, got \(pageSize)"))
-        return Self(source: .pages(view: view, pageSize: pageSize, allPages: allPages, fetch: { _, page, size in
+        Self(source: .pages(view: view, pageSize: pageSize, allPages: allPages, fetch: { _, page, size in
             let rows = try await fetch(page, size)
             return (rows, rows.count >= size)
-        }, matches: { _ in true }), problem: problem)
+        }, matches: { _ in true }), problem: checkPaged(view: view, pageSize: pageSize))
     }
 
     /// A named view paged by an opaque cursor, for endpoints that page that way: `fetch`
@@ -68,8 +67,7 @@ public struct FetchStrategy<Item: CacheableModel>: Sendable {
     /// `loadMore()` continues after a restart.
     public static func cursor(view: String, pageSize: Int = 50,
                               fetch: @escaping @Sendable (_ cursor: String?, _ pageSize: Int) async throws -> CursorPage<Item>) -> Self {
-        let problem = check(view: view) ?? (pageSize >= 1 ? nil : .invalidArgument("page size must be 1 or more, got \(pageSize)"))
-        return Self(source: .cursor(view: view, pageSize: pageSize, fetch: fetch), problem: problem)
+        Self(source: .cursor(view: view, pageSize: pageSize, fetch: fetch), problem: checkPaged(view: view, pageSize: pageSize))
     }
 
     /// One item by key, fetched by `fetch` (nil when the server no longer has it, which
@@ -82,8 +80,9 @@ public struct FetchStrategy<Item: CacheableModel>: Sendable {
         Self(source: .one(id: id, fetch: { _, id in try await fetch(id) }), problem: checkItem(id: id))
     }
 
-    static func check(view: String) -> CacheError? {
-        ViewName.problem(view)
+    /// A view fed by a loader: a valid name and a page size of 1 or more.
+    private static func checkPaged(view: String, pageSize: Int) -> CacheError? {
+        ViewName.problem(view) ?? (pageSize >= 1 ? nil : .invalidArgument("page size must be 1 or more, got \(pageSize)"))
     }
 
     static func checkItem(id: String) -> CacheError? {

@@ -2,7 +2,7 @@ import Foundation
 import SelfDB
 
 /// Sends the queued mutations of one type. Built per type when the type is registered, so
-/// the queue (which stores JSON) can be replayed after a restart.
+/// the queue (which stores encoded items, not closures) can be replayed after a restart.
 struct ItemSender: Sendable {
     /// Sends the mutation and returns the item the server stored (`nil` for a delete, or
     /// when the server answered without one).

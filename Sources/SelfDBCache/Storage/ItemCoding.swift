@@ -28,32 +28,37 @@ enum ItemCoding {
     /// The decoded items of a view, decoded in place as they are read.
     static func viewItems<Row: CacheableModel>(_ storage: any CacheStorage, view: String, as type: Row.Type) throws -> [CachedItem<Row>] {
         try storage.viewItems(type: Row.cacheTypeName, view: view) { id, body, state in
-            do {
-                let row = ItemFormat.isBinary(body) ? try ItemDecoder.decode(Row.self, from: body) : try decodeRow(Data(body), as: Row.self)
-                return CachedItem(row: row, state: state, id: id)
-            } catch {
-                throw CacheError.corruptItem(type: Row.cacheTypeName, id: id, reason: "\(error)")
-            }
+            try decodeItem(id: id, body: body, state: state, as: Row.self)
         }
     }
 
     /// Decodes one item.
     static func decodeOne<Row: CacheableModel>(_ item: StoredItem, as type: Row.Type) throws -> CachedItem<Row> {
+        try item.body.withUnsafeBytes { try decodeItem(id: item.id, body: $0, state: item.state, as: type) }
+    }
+
+    /// An item from its parts; a body that does not decode is a `corruptItem` naming it.
+    private static func decodeItem<Row: CacheableModel>(id: String, body: UnsafeRawBufferPointer, state: ItemState, as type: Row.Type) throws -> CachedItem<Row> {
         do {
-            return CachedItem(row: try decodeRow(item.body, as: Row.self), state: item.state, id: item.id)
+            return CachedItem(row: try decodeRow(body, as: Row.self), state: state, id: id)
         } catch {
-            throw CacheError.corruptItem(type: Row.cacheTypeName, id: item.id, reason: "\(error)")
+            throw CacheError.corruptItem(type: Row.cacheTypeName, id: id, reason: "\(error)")
         }
     }
 
     /// Decodes an item body as this version writes it, or as JSON text as earlier versions
     /// did (dates as ISO 8601 text, or as numbers).
     static func decodeRow<Row: CacheableModel>(_ body: Data, as type: Row.Type) throws -> Row {
+        try body.withUnsafeBytes { try decodeRow($0, as: type) }
+    }
+
+    private static func decodeRow<Row: CacheableModel>(_ body: UnsafeRawBufferPointer, as type: Row.Type) throws -> Row {
         if ItemFormat.isBinary(body) { return try ItemDecoder.decode(Row.self, from: body) }
+        let text = Data(body)
         do {
-            return try JSONCoding.makeDecoder().decode(Row.self, from: body)
+            return try JSONCoding.makeDecoder().decode(Row.self, from: text)
         } catch {
-            guard let row = try? JSONDecoder().decode(Row.self, from: body) else { throw error }
+            guard let row = try? JSONDecoder().decode(Row.self, from: text) else { throw error }
             return row
         }
     }

@@ -97,13 +97,7 @@ public final class Statement: Sequence {
 
     /// The next row, or nil when there are no more.
     public func nextRow() throws -> Row? {
-        try connection.checkOpen()
-        if pendingRow {
-            pendingRow = false
-            return makeRow()
-        }
-        guard !finished else { return nil }
-        return try step() ? makeRow() : nil
+        try advance() ? makeRow() : nil
     }
 
     /// Moves to the next row without reading it; false when there are no more.

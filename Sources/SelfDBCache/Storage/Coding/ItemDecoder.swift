@@ -61,6 +61,14 @@ struct ItemBytes {
         return value
     }
 
+    /// The 16 bytes of a UUID starting at `offset`.
+    func uuid(at offset: Int) throws -> UUID {
+        guard offset + 16 <= bytes.count else { throw corrupt("truncated UUID", at: []) }
+        let b = bytes, o = offset
+        return UUID(uuid: (b[o], b[o + 1], b[o + 2], b[o + 3], b[o + 4], b[o + 5], b[o + 6], b[o + 7],
+                           b[o + 8], b[o + 9], b[o + 10], b[o + 11], b[o + 12], b[o + 13], b[o + 14], b[o + 15]))
+    }
+
     func string(at offset: inout Int) throws -> String {
         let count = try varint(at: &offset)
         guard offset + count <= bytes.count else { throw corrupt("truncated text", at: []) }
@@ -141,10 +149,7 @@ struct ItemValueDecoder: Decoder {
     private func decodeUUID() throws -> UUID {
         switch try source.tag(at: offset) {
         case .uuid:
-            guard offset + 17 <= source.bytes.count else { throw source.corrupt("truncated UUID", at: codingPath) }
-            let b = source.bytes, o = offset + 1
-            return UUID(uuid: (b[o], b[o + 1], b[o + 2], b[o + 3], b[o + 4], b[o + 5], b[o + 6], b[o + 7],
-                               b[o + 8], b[o + 9], b[o + 10], b[o + 11], b[o + 12], b[o + 13], b[o + 14], b[o + 15]))
+            return try source.uuid(at: offset + 1)
         case .string:
             guard let uuid = UUID(uuidString: try decode(String.self)) else { throw mismatch(UUID.self) }
             return uuid

@@ -10,16 +10,20 @@ enum ItemEncoder {
     /// The tree of `value`, for callers that edit it before serializing.
     static func node<T: Encodable>(_ value: T) throws -> ItemNode {
         let root = ItemNode(.null)
-        try ItemValueEncoder(node: root, codingPath: []).encodeValue(value)
+        try ItemValueEncoder(node: root, parentPath: []).encodeValue(value)
         return root
     }
 }
 
-/// An encoder writing one value into `node`.
+/// An encoder writing one value into `node`. As in the decoder, its coding path is built
+/// only when a container asks for it.
 struct ItemValueEncoder: Encoder {
     let node: ItemNode
-    let codingPath: [any CodingKey]
+    let parentPath: [any CodingKey]
+    var key: (any CodingKey)? = nil
     var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    var codingPath: [any CodingKey] { key.map { parentPath + [$0] } ?? parentPath }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         // Asking twice for a keyed container of one value continues the same object.
@@ -72,8 +76,11 @@ struct ItemKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
 
     /// A new field's node (a key set twice keeps its first place and takes the last value).
     private func field(_ key: Key) -> ItemNode {
+        field(named: key.stringValue)
+    }
+
+    private func field(named name: String) -> ItemNode {
         guard case .object(var fields) = node.kind else { return ItemNode(.null) }
-        let name = key.stringValue
         if let existing = fields.first(where: { $0.key == name }) { return existing.value }
         let child = ItemNode(.null)
         node.kind = .null   // drop the reference so the append does not copy the array
@@ -83,7 +90,7 @@ struct ItemKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     }
 
     private func encoder(_ key: Key) -> ItemValueEncoder {
-        ItemValueEncoder(node: field(key), codingPath: codingPath + [key])
+        ItemValueEncoder(node: field(key), parentPath: codingPath, key: key)
     }
 
     mutating func encodeNil(forKey key: Key) { field(key).kind = .null }
@@ -103,12 +110,7 @@ struct ItemKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     mutating func encode(_ value: UInt64, forKey key: Key) { field(key).kind = .uint(value) }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        switch value {
-        case let uuid as UUID: field(key).kind = .uuid(uuid)
-        case let date as Date: field(key).kind = .date(date)
-        case let text as String: field(key).kind = .string(text)
-        default: try encoder(key).encodeValue(value)
-        }
+        try encoder(key).encodeValue(value)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
@@ -119,9 +121,9 @@ struct ItemKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
         encoder(key).unkeyedContainer()
     }
 
+    /// Under the key `super`, where the decoder's `superDecoder()` looks.
     mutating func superEncoder() -> any Encoder {
-        guard let key = Key(stringValue: "super") else { return ItemValueEncoder(node: ItemNode(.null), codingPath: codingPath) }
-        return encoder(key)
+        ItemValueEncoder(node: field(named: "super"), parentPath: codingPath, key: ElementKey(stringValue: "super"))
     }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder { encoder(key) }
@@ -163,18 +165,18 @@ struct ItemUnkeyedEncodingContainer: UnkeyedEncodingContainer {
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         let index = count
-        try ItemValueEncoder(node: append(), codingPath: codingPath + [ElementKey(index)]).encodeValue(value)
+        try ItemValueEncoder(node: append(), parentPath: codingPath, key: ElementKey(index)).encodeValue(value)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
-        ItemValueEncoder(node: append(), codingPath: codingPath).container(keyedBy: keyType)
+        ItemValueEncoder(node: append(), parentPath: codingPath).container(keyedBy: keyType)
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-        ItemValueEncoder(node: append(), codingPath: codingPath).unkeyedContainer()
+        ItemValueEncoder(node: append(), parentPath: codingPath).unkeyedContainer()
     }
 
     mutating func superEncoder() -> any Encoder {
-        ItemValueEncoder(node: append(), codingPath: codingPath)
+        ItemValueEncoder(node: append(), parentPath: codingPath)
     }
 }

@@ -130,11 +130,7 @@ extension ItemNode {
         case .double: offset += 8; return ItemNode(.double(Double(bitPattern: try source.fixed(at: start))))
         case .date: offset += 8; return ItemNode(.date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: try source.fixed(at: start)))))
         case .string: return ItemNode(.string(try source.string(at: &offset)))
-        case .uuid:
-            offset -= 1
-            let uuid = try ItemValueDecoder(source: source, offset: offset, codingPath: []).decode(UUID.self)
-            offset += 17
-            return ItemNode(.uuid(uuid))
+        case .uuid: offset += 16; return ItemNode(.uuid(try source.uuid(at: start)))
         case .array:
             var elements: [ItemNode] = []
             for _ in 0..<(try source.varint(at: &offset)) { elements.append(try read(source, at: &offset)) }
