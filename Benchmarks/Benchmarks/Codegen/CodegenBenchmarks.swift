@@ -32,4 +32,24 @@ let benchmarks: @Sendable () -> Void = {
             }
         }
     }
+
+    // Hostile inputs (issue 13): each must be answered in well under a second and 100 MB.
+    // The tests' watchdog (HostileInputTests) proves they return; this says how fast.
+    var bomb = ["a0: &a0 [" + Array(repeating: "x", count: 10).joined(separator: ", ") + "]"]
+    for level in 1...9 {
+        bomb.append("a\(level): &a\(level) [" + Array(repeating: "*a\(level - 1)", count: 10).joined(separator: ", ") + "]")
+    }
+    let hostile = [
+        ("billion laughs (1 KB, 10^9 nodes)", bomb.joined(separator: "\n") + "\n"),
+        ("flow nesting 10,000 deep", "x: " + String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)),
+        ("3 MB type expression", "models:\n  Big:\n    fields:\n      x: " + String(repeating: "T", count: 3 << 20) + "\n"),
+        ("3.3 MB description (valid)", "models:\n  Big:\n    description: \"" + String(repeating: "All work and no play. ", count: 150_000) + "\"\n    fields: { id: UUID }\n"),
+    ]
+    for (name, text) in hostile {
+        Benchmark("Validate hostile spec: \(name)", configuration: .init(maxDuration: .seconds(3), maxIterations: 20)) { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(SpecCompiler.compile(text, file: "hostile.yaml"))
+            }
+        }
+    }
 }

@@ -21,11 +21,21 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
     /// The node that caused it.
     public var location: SourceLocation
 
-    /// Creates a diagnostic.
+    /// Messages quote what the spec says; a quoted megabyte helps nobody reading a build log.
+    static let maximumMessageLength = 1_000
+
+    /// Creates a diagnostic. A message longer than ``maximumMessageLength`` characters keeps
+    /// its start and its end (where suggestions go) around an elision.
     public init(_ severity: Severity, _ message: String, at location: SourceLocation) {
         self.severity = severity
-        self.message = message
+        self.message = Self.elided(message)
         self.location = location
+    }
+
+    private static func elided(_ message: String) -> String {
+        guard message.utf8.count > maximumMessageLength, message.count > maximumMessageLength else { return message }
+        let kept = maximumMessageLength / 2
+        return "\(message.prefix(kept))… (\(message.count - 2 * kept) characters elided) …\(message.suffix(kept))"
     }
 
     /// An error at `location`.

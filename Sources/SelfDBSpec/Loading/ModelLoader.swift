@@ -1,7 +1,7 @@
 /// Loads one entry of `models:`.
 enum ModelLoader {
     static let keys = ["description", "wire", "fields", "conforms", "enum", "alias"]
-    static let fieldKeys = ["type", "wire", "swift", "description", "default"]
+    static let fieldKeys = ["type", "wire", "swift", "description", "default", "lenient"]
 
     static func load(_ entry: SpecNode.Entry, reader: inout NodeReader) -> ModelDeclaration {
         let name = Located(entry.key.text, at: entry.key.location)
@@ -64,6 +64,7 @@ enum ModelLoader {
         var wireName = wireKey(key.value, wire)
         var description: String?
         var defaultValue: Located<LiteralValue>?
+        var isLenient = false
         let type: Located<TypeReference>?
         if case .mapping(let mapping) = entry.value {
             reader.checkKeys(mapping, allowed: fieldKeys, in: "field '\(key.value)'")
@@ -78,11 +79,12 @@ enum ModelLoader {
             if let defaultEntry = reader.entry(mapping, "default") {
                 defaultValue = reader.literal(defaultEntry.value, "'default'")
             }
+            isLenient = reader.bool(mapping, "lenient", "'lenient'", default: false)
         } else {
             type = reader.typeReference(entry.value, "the type of '\(key.value)'")
         }
         guard let type else { return nil }
-        return FieldDeclaration(key: key, type: type, swiftName: swiftName, wireName: wireName, description: description, defaultValue: defaultValue)
+        return FieldDeclaration(key: key, type: type, swiftName: swiftName, wireName: wireName, description: description, defaultValue: defaultValue, isLenient: isLenient)
     }
 
     static func wireKey(_ key: String, _ naming: WireNaming) -> String {

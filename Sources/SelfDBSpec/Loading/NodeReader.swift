@@ -97,8 +97,16 @@ struct NodeReader {
     }
 
     /// A type expression.
+    /// Far above `[String: [Model]]?`; keeps a megabyte "type" from being parsed and quoted.
+    static let maximumTypeExpressionLength = 500
+
     mutating func typeReference(_ node: SpecNode, _ what: String) -> Located<TypeReference>? {
         guard let text = string(node, what) else { return nil }
+        // Checked before parsing, which looks at every character of the text.
+        guard text.value.utf8.count <= Self.maximumTypeExpressionLength else {
+            error("\(what) is \(text.value.utf8.count) bytes long; a type expression has at most \(Self.maximumTypeExpressionLength)", at: text.location)
+            return nil
+        }
         do {
             return Located(try TypeExpressionParser.parse(text.value), at: text.location)
         } catch {

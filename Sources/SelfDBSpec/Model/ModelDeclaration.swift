@@ -66,15 +66,19 @@ public struct FieldDeclaration: Hashable, Sendable {
     public var description: String?
     /// A default used by the memberwise initialiser and when decoding a missing key.
     public var defaultValue: Located<LiteralValue>?
+    /// `lenient: true`: a value of another form decodes as `nil` (or the default) instead
+    /// of failing the whole response. For fields the app can live without.
+    public var isLenient: Bool
 
     /// Creates a field.
-    public init(key: Located<String>, type: Located<TypeReference>, swiftName: Located<String>, wireName: String, description: String?, defaultValue: Located<LiteralValue>?) {
+    public init(key: Located<String>, type: Located<TypeReference>, swiftName: Located<String>, wireName: String, description: String?, defaultValue: Located<LiteralValue>?, isLenient: Bool = false) {
         self.key = key
         self.type = type
         self.swiftName = swiftName
         self.wireName = wireName
         self.description = description
         self.defaultValue = defaultValue
+        self.isLenient = isLenient
     }
 }
 

@@ -3,14 +3,19 @@ public enum Suggestion {
     /// The candidate closest to `word`, when it is close enough to be a likely typo.
     public static func closest(to word: String, in candidates: some Sequence<String>) -> String? {
         let lowered = word.lowercased()
+        let length = lowered.unicodeScalars.count
+        let limit = max(1, min(3, (word.count + 2) / 3))
         var best: (name: String, distance: Int)?
         for candidate in candidates {
-            if candidate.lowercased() == lowered { return candidate }
-            let distance = editDistance(lowered, candidate.lowercased())
+            let other = candidate.lowercased()
+            if other == lowered { return candidate }
+            // The distance is at least the difference in length: skip what cannot qualify
+            // (and the quadratic work on a name a megabyte long).
+            guard abs(other.unicodeScalars.count - length) <= limit else { continue }
+            let distance = editDistance(lowered, other)
             if distance < (best?.distance ?? Int.max) { best = (candidate, distance) }
         }
         guard let best else { return nil }
-        let limit = max(1, min(3, (word.count + 2) / 3))
         return best.distance <= limit ? best.name : nil
     }
 

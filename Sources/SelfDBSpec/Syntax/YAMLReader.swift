@@ -12,13 +12,28 @@ public enum YAMLReader {
         public var diagnostics: [Diagnostic]
     }
 
+    /// The largest spec read, in bytes. SelfDB's own spec is 17 KB, a synthetic spec of 900
+    /// declarations 174 KB; past this size a file is more likely a mistake or an attack than
+    /// a spec, and reading it would cost every build that applies the plugin.
+    public static let maximumFileSize = 4 << 20
+
     /// Reads `text`, naming `file` in locations.
     public static func read(_ text: String, file: String) -> Result {
+        guard text.utf8.count <= maximumFileSize else {
+            return Result(root: nil, diagnostics: [
+                .error("the file is \(text.utf8.count) bytes; a spec may have at most \(maximumFileSize) (split it into several specs)", at: SourceLocation(file: file, line: 1, column: 1))
+            ])
+        }
         // libyaml rejects NUL and most control characters with a reader error whose offset
         // we can place; checking first gives a clearer message and keeps them out of C code.
         if let bad = firstForbiddenCharacter(in: text) {
             return Result(root: nil, diagnostics: [
                 .error("the file contains a control character (U+\(hex(bad.scalar))) that YAML does not allow", at: SourceLocation(file: file, line: bad.line, column: bad.column))
+            ])
+        }
+        if let problem = YAMLExpansionCheck.problem(in: text) {
+            return Result(root: nil, diagnostics: [
+                .error(problem.message, at: SourceLocation(file: file, line: problem.line, column: problem.column))
             ])
         }
         let node: Node?

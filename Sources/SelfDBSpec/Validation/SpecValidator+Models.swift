@@ -32,6 +32,9 @@ extension SpecValidator {
             if let defaultValue = field.defaultValue {
                 checkDefault(defaultValue, for: field.type.value, field: field.key.value)
             }
+            if field.isLenient, !field.type.value.isOptional, field.defaultValue == nil {
+                error("lenient field '\(field.key.value)' needs an optional type or a default: a value it cannot read becomes nil or the default", at: field.key.location)
+            }
         }
         for conformance in structure.conformances {
             checkIdentifier(conformance, "protocol name")
