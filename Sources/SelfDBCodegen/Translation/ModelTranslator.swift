@@ -33,7 +33,7 @@ struct ModelTranslator {
             if !structure.fields.isEmpty { writer.line() }
             emitInitializer(name, structure.fields, into: &writer)
             let renamed = structure.fields.contains { $0.swiftName.value != $0.wireName }
-            if renamed || hasDefaults(structure) {
+            if renamed || needsDecoder(structure) {
                 writer.line()
                 writer.block("enum CodingKeys: String, CodingKey") { writer in
                     for field in structure.fields {
@@ -42,15 +42,15 @@ struct ModelTranslator {
                     }
                 }
             }
-            if hasDefaults(structure) {
+            if needsDecoder(structure) {
                 writer.line()
                 emitDecoder(structure, into: &writer)
             }
         }
     }
 
-    private func hasDefaults(_ structure: StructModel) -> Bool {
-        structure.fields.contains { $0.defaultValue != nil }
+    private func needsDecoder(_ structure: StructModel) -> Bool {
+        structure.fields.contains { $0.defaultValue != nil || $0.isLenient }
     }
 
     private func emitInitializer(_ name: String, _ fields: [FieldDeclaration], into writer: inout SwiftWriter) {
@@ -71,8 +71,9 @@ struct ModelTranslator {
         return field.type.value.isOptional ? " = nil" : ""
     }
 
-    /// Only models with defaults get a hand-rolled decoder: a missing key takes the default
-    /// instead of failing, which is what a default in a wire model means.
+    /// Only models with defaults or lenient fields get a hand-rolled decoder: a missing key
+    /// takes the default instead of failing, which is what a default in a wire model means,
+    /// and a lenient field swallows a value of the wrong form (`try?` flattens to `T?`).
     private func emitDecoder(_ structure: StructModel, into writer: inout SwiftWriter) {
         writer.block("\(access) init(from decoder: any Decoder) throws") { writer in
             writer.line("let container = try decoder.container(keyedBy: CodingKeys.self)")
@@ -80,7 +81,11 @@ struct ModelTranslator {
                 let member = SwiftNamesRendering.member(field.swiftName.value)
                 let type = field.type.value
                 let decoded = types.swiftType(type.nonOptional)
-                if let value = field.defaultValue {
+                if field.isLenient {
+                    let fallback = field.defaultValue.map { " ?? " + types.literal($0.value, for: type) } ?? ""
+                    let read = "try? container.decodeIfPresent(\(decoded).self, forKey: .\(member))"
+                    writer.line("self.\(member) = \(fallback.isEmpty ? read : "(\(read))\(fallback)")")
+                } else if let value = field.defaultValue {
                     writer.line("self.\(member) = try container.decodeIfPresent(\(decoded).self, forKey: .\(member)) ?? \(types.literal(value.value, for: type))")
                 } else if type.isOptional {
                     writer.line("self.\(member) = try container.decodeIfPresent(\(decoded).self, forKey: .\(member))")

@@ -699,6 +699,7 @@ public struct FileResponse: Codable, Hashable, Sendable, Identifiable, Cacheable
     public var mimeType: String?
     public var ownerId: Foundation.UUID?
     public var metadata: JSONValue?
+    /// Always null on SelfDB v0.0.5 (never computed).
     public var checksumSha256: String?
     public var version: Int?
     public var isLatest: Bool?
@@ -740,6 +741,24 @@ public struct FileResponse: Codable, Hashable, Sendable, Identifiable, Cacheable
         case createdAt = "created_at"
         case updatedAt = "updated_at"
     }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.id = try container.decode(Foundation.UUID.self, forKey: .id)
+        self.bucketId = try container.decode(Foundation.UUID.self, forKey: .bucketId)
+        self.name = try container.decode(String.self, forKey: .name)
+        self.path = try container.decode(String.self, forKey: .path)
+        self.size = try container.decode(Int64.self, forKey: .size)
+        self.mimeType = try container.decodeIfPresent(String.self, forKey: .mimeType)
+        self.ownerId = try container.decodeIfPresent(Foundation.UUID.self, forKey: .ownerId)
+        self.metadata = try container.decodeIfPresent(JSONValue.self, forKey: .metadata)
+        self.checksumSha256 = try? container.decodeIfPresent(String.self, forKey: .checksumSha256)
+        self.version = try? container.decodeIfPresent(Int.self, forKey: .version)
+        self.isLatest = try? container.decodeIfPresent(Bool.self, forKey: .isLatest)
+        self.deletedAt = try? container.decodeIfPresent(Foundation.Date.self, forKey: .deletedAt)
+        self.createdAt = try container.decode(Foundation.Date.self, forKey: .createdAt)
+        self.updatedAt = try? container.decodeIfPresent(Foundation.Date.self, forKey: .updatedAt)
+    }
 }
 
 public struct FileListResponse: Codable, Hashable, Sendable {
@@ -764,20 +783,24 @@ public struct FileListResponse: Codable, Hashable, Sendable {
     }
 }
 
+/// What an upload answers. Only `file_id`, `bucket`, `path` and `size` are relied on; the
+/// other fields are lenient, so a server that words them differently cannot fail an upload.
 public struct FileUploadResponse: Codable, Hashable, Sendable {
     public var success: Bool
     public var bucket: String
     public var path: String
     public var size: Int64
     public var fileId: Foundation.UUID
-    public var uploadTime: Foundation.Date?
+    /// Seconds the upload took (SelfDB v0.0.5 sends a number, not a timestamp).
+    public var uploadTime: Double?
+    /// SelfDB's own link, `/api/storage/files/<bucket>/<path>`; not the download route.
     public var url: String?
-    /// The path asked for, when a duplicate was renamed.
+    /// The path asked for, when a duplicate was renamed; null otherwise.
     public var originalPath: String?
     public var message: String?
 
     /// Creates a `FileUploadResponse`.
-    public init(success: Bool, bucket: String, path: String, size: Int64, fileId: Foundation.UUID, uploadTime: Foundation.Date? = nil, url: String? = nil, originalPath: String? = nil, message: String? = nil) {
+    public init(success: Bool, bucket: String, path: String, size: Int64, fileId: Foundation.UUID, uploadTime: Double? = nil, url: String? = nil, originalPath: String? = nil, message: String? = nil) {
         self.success = success
         self.bucket = bucket
         self.path = path
@@ -799,6 +822,19 @@ public struct FileUploadResponse: Codable, Hashable, Sendable {
         case url
         case originalPath = "original_path"
         case message
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.success = try container.decode(Bool.self, forKey: .success)
+        self.bucket = try container.decode(String.self, forKey: .bucket)
+        self.path = try container.decode(String.self, forKey: .path)
+        self.size = try container.decode(Int64.self, forKey: .size)
+        self.fileId = try container.decode(Foundation.UUID.self, forKey: .fileId)
+        self.uploadTime = try? container.decodeIfPresent(Double.self, forKey: .uploadTime)
+        self.url = try? container.decodeIfPresent(String.self, forKey: .url)
+        self.originalPath = try? container.decodeIfPresent(String.self, forKey: .originalPath)
+        self.message = try? container.decodeIfPresent(String.self, forKey: .message)
     }
 }
 
