@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import NIOCore
@@ -95,10 +96,14 @@ public final class SelfDBEmulator: Sendable {
 
         let app = Application(
             responder: responder,
-            server: .http1WebSocketUpgrade(
-                configuration: .init(ws: .init(maxFrameSize: 1 << 20, autoPing: .disabled, closeTimeout: .seconds(2)))
-            ) { request, _, _ in
-                RealtimeUpgrade(services: services).shouldUpgrade(request)
+            server: HTTPServerBuilder { responder in
+                MalformedRequestGuard(
+                    inner: HTTP1WebSocketUpgradeChannel(
+                        responder: responder,
+                        configuration: .init(ws: .init(maxFrameSize: 1 << 20, autoPing: .disabled, closeTimeout: .seconds(2)))
+                    ) { request, _, _ in
+                        RealtimeUpgrade(services: services).shouldUpgrade(request)
+                    })
             },
             configuration: .init(address: .hostname("127.0.0.1", port: configuration.port), serverName: nil),
             onServerRunning: { channel in

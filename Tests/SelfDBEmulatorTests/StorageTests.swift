@@ -71,7 +71,7 @@ struct StorageTests {
             #expect(uploaded["bucket"] == "docs")
             #expect(uploaded["path"] == "folder/note.txt")
             #expect(uploaded["size"] == .int(Int64(content.count)))
-            #expect(uploaded["original_path"] == nil)
+            #expect(uploaded["original_path"] == .null)
             #expect(uploaded["url"]?.stringValue?.hasPrefix("/storage/files/download") == false)
             let fileID = try #require(uploaded["file_id"]?.stringValue)
 
@@ -107,7 +107,7 @@ struct StorageTests {
                 "is_latest", "deleted_at", "created_at", "updated_at",
             ])
             #expect(file["name"] == "note.txt")
-            #expect(file["checksum_sha256"]?.stringValue?.count == 64)
+            #expect(file["checksum_sha256"] == .null)  // SelfDB v0.0.5 never computes it
         }
     }
 

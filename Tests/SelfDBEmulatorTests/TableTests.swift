@@ -176,7 +176,7 @@ struct TableTests {
             let badCast = try await client.send("PATCH", "/tables/\(id)/columns/label", json: ["type": "integer"], token: token)
             #expect(badCast.status == 400)
             #expect(try await client.send("GET", "/tables/\(id)/data").json?["data"]?.arrayValue?.first?["label"] == "a")
-            #expect(try await client.send("PATCH", "/tables/\(id)/columns/ghost", json: ["nullable": true], token: token).status == 404)
+            #expect(try await client.send("PATCH", "/tables/\(id)/columns/ghost", json: ["nullable": true], token: token).status == 400)
             #expect(try await client.send("PATCH", "/tables/\(id)/columns/label", json: ["new_name": "amount"], token: token).status == 400)
         }
     }

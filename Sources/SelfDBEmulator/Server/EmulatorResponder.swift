@@ -13,12 +13,16 @@ struct EmulatorResponder: HTTPResponder {
         let started = ContinuousClock.now
         let path = request.uri.path
         let method = request.method.rawValue
-        let response: Response
+        var response: Response
         if let fault = services.controls.takeFault(method: method, path: path) {
             await drain(request.body)
             response = Self.response(for: fault)
         } else {
             response = await handle(request, path: path)
+        }
+        if request.method == .head {
+            // Every route answers HEAD with 405, whose JSON body a HEAD answer must not carry.
+            response.body = .init()
         }
         let record = RecordedRequest(method: method, path: path, query: request.uri.query, status: response.status.code)
         services.controls.record(record)
@@ -42,9 +46,10 @@ struct EmulatorResponder: HTTPResponder {
             case .notFound:
                 await drain(request.body)
                 return APIError.notFound().response
-            case .methodNotAllowed:
+            case .methodNotAllowed(let allowed):
                 await drain(request.body)
-                return APIError(status: .methodNotAllowed, detail: "Method Not Allowed").response
+                let allow = allowed.map(\.rawValue).joined(separator: ", ")
+                return APIError(status: .methodNotAllowed, detail: "Method Not Allowed", headers: [.allow: allow]).response
             case .redirect(let target):
                 await drain(request.body)
                 let host = request.head.authority ?? "127.0.0.1:\(services.configuration.port)"
@@ -58,11 +63,7 @@ struct EmulatorResponder: HTTPResponder {
                 let apiRequest = APIRequest(
                     method: request.method, path: path, parameters: parameters,
                     query: QueryParameters(rawQuery: request.uri.query ?? ""), headers: request.headers, body: body)
-                var response = try await route.handler(apiRequest, services)
-                if request.method == .head {
-                    response.body = .init()
-                }
-                return response
+                return try await route.handler(apiRequest, services)
             }
         } catch let error as APIError {
             return error.response

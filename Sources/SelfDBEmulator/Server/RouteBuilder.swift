@@ -8,6 +8,7 @@ enum RouteBuilder {
         RowRoutes.register(in: &table)
         BucketRoutes.register(in: &table)
         FileRoutes.register(in: &table)
+        SystemRoutes.register(in: &table)
         return table
     }
 }

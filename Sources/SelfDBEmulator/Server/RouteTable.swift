@@ -1,12 +1,17 @@
 import Hummingbird
 
 /// Starlette-style routing: exact trailing-slash matching with a 307 to the other
-/// spelling, 405 when only the method is wrong, 404 otherwise.
+/// spelling, 405 (naming the methods the path serves) when only the method is wrong, 404
+/// otherwise.
+///
+/// FastAPI routes serve exactly the methods they declare: a GET route does not answer HEAD
+/// (SelfDB answers 405), so neither does the emulator.
 struct RouteTable: Sendable {
     enum Match {
         case found(Route, [String: String])
         case redirect(to: String)
-        case methodNotAllowed
+        /// The path exists; `allowed` lists its methods in declaration order, for `Allow`.
+        case methodNotAllowed(allowed: [HTTPRequest.Method])
         case notFound
     }
 
@@ -23,15 +28,15 @@ struct RouteTable: Sendable {
     func match(method: HTTPRequest.Method, path: String) -> Match {
         let trailingSlash = path.count > 1 && path.hasSuffix("/")
         let components = path.split(separator: "/").map { PercentDecoding.decode(String($0), plusIsSpace: false) }
-        var pathMatched = false
+        var allowed: [HTTPRequest.Method] = []
         for route in routes where route.trailingSlash == trailingSlash {
             guard let parameters = route.match(components) else { continue }
-            if route.method == method || (method == .head && route.method == .get) {
+            if route.method == method {
                 return .found(route, parameters)
             }
-            pathMatched = true
+            if !allowed.contains(route.method) { allowed.append(route.method) }
         }
-        if pathMatched { return .methodNotAllowed }
+        if !allowed.isEmpty { return .methodNotAllowed(allowed: allowed) }
         // Starlette's redirect_slashes: the other spelling exists for some method.
         for route in routes where route.trailingSlash != trailingSlash && route.match(components) != nil {
             let other = trailingSlash ? String(path.dropLast()) : path + "/"

@@ -33,7 +33,7 @@ enum BucketRoutes {
     static func create(_ request: APIRequest, _ services: EmulatorServices) async throws -> Response {
         var body = BodyReader(try request.json())
         let name = body.string("name", required: true, nullable: false, pattern: (namePattern, isValidName))
-        let isPublic = body.bool("public") ?? false
+        let isPublic = body.bool("public", nullable: false) ?? false
         let description = body.string("description", maxLength: 500)
         let metadata = body.dictionary("metadata") ?? JSONObject()
         body.forbidExtraFields()

@@ -10,14 +10,13 @@ struct FileRecord: Sendable {
     var mimeType: String
     var ownerID: String?
     var metadata: JSONValue
-    var checksum: String
     var blobKey: String
     var createdAt: String
     var updatedAt: String
 
     init(
         id: String, bucketID: String, name: String, path: String, size: Int64, mimeType: String, ownerID: String?,
-        metadata: JSONValue, checksum: String, blobKey: String, createdAt: String, updatedAt: String
+        metadata: JSONValue, blobKey: String, createdAt: String, updatedAt: String
     ) {
         self.id = id
         self.bucketID = bucketID
@@ -27,7 +26,6 @@ struct FileRecord: Sendable {
         self.mimeType = mimeType
         self.ownerID = ownerID
         self.metadata = metadata
-        self.checksum = checksum
         self.blobKey = blobKey
         self.createdAt = createdAt
         self.updatedAt = updatedAt
@@ -42,7 +40,6 @@ struct FileRecord: Sendable {
         mimeType = row["mime_type"]
         ownerID = row["owner_id"]
         metadata = (try? JSONParser.parse(row["metadata"] as String)) ?? .object(JSONObject())
-        checksum = row["checksum_sha256"]
         blobKey = row["blob_key"]
         createdAt = row["created_at"]
         updatedAt = row["updated_at"]
@@ -60,7 +57,8 @@ struct FileRecord: Sendable {
                 ("mime_type", .string(mimeType)),
                 ("owner_id", .optional(ownerID)),
                 ("metadata", metadata),
-                ("checksum_sha256", .string(checksum)),
+                // SelfDB v0.0.5 never computes it.
+                ("checksum_sha256", .null),
                 ("version", 1),
                 ("is_latest", true),
                 ("deleted_at", .null),
@@ -89,10 +87,10 @@ struct FileRecord: Sendable {
         try db.execute(
             sql: """
                 INSERT INTO _selfdb_files (id, bucket_id, name, path, size, mime_type, owner_id, metadata,
-                checksum_sha256, blob_key, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                checksum_sha256, blob_key, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, '', ?, ?, ?)
                 """,
             arguments: [
-                id, bucketID, name, path, size, mimeType, ownerID, JSONWriter.string(metadata), checksum, blobKey,
+                id, bucketID, name, path, size, mimeType, ownerID, JSONWriter.string(metadata), blobKey,
                 createdAt, updatedAt,
             ])
     }

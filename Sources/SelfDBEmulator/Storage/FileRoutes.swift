@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import GRDB
 import Hummingbird
@@ -122,12 +121,16 @@ enum FileRoutes {
         try query.validate()
         let user = try await services.authenticator.optionalUser(request)
         guard let bucketID, let filename else { throw APIError.validation(query.issues) }
-        guard let requestedPath = ObjectPath.normalized(rawPath ?? filename) else {
-            throw APIError.badRequest("Invalid file path")
+        // SelfDB stores an upload whose path and filename are both empty as `unnamed`.
+        let wanted = [rawPath, filename].lazy.compactMap { $0 }.first { !$0.trimmingSpaces.isEmpty } ?? "unnamed"
+        // SelfDB fails with a 500 on a `..` path or an empty body (and stores nothing);
+        // the emulator refuses both before anything is written.
+        guard let requestedPath = ObjectPath.normalized(wanted) else {
+            throw APIError.badRequest("Invalid file path: '\(wanted)'")
         }
-
         let bytes = request.body
-        let checksum = SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+        guard !bytes.isEmpty else { throw APIError.badRequest("Empty file: the request body holds no bytes") }
+        let started = ContinuousClock.now
         let fileID = UUIDText.random()
         let key = services.blobs.key(bucketID: bucketID, fileID: fileID)
         let now = Timestamp.now()
@@ -152,25 +155,27 @@ enum FileRoutes {
             try services.blobs.write(bytes, key: key)
             let file = FileRecord(
                 id: fileID, bucketID: bucketID, name: ObjectPath.name(of: path), path: path, size: Int64(bytes.count),
-                mimeType: contentType, ownerID: user?.id, metadata: .object(JSONObject()), checksum: checksum,
+                mimeType: contentType, ownerID: user?.id, metadata: .object(JSONObject()),
                 blobKey: key, createdAt: now, updatedAt: now)
             try file.insert(db)
             return (file, bucket)
         }
         services.realtime.broadcast(table: "files", change: .insert, new: file.realtimeJSON, old: nil)
-        var response = JSONObject([
+        // As SelfDB sends it: `upload_time` is the seconds the upload took, `url` a route
+        // that does not exist, `original_path` always present.
+        let elapsed = ContinuousClock.now - started
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let response = JSONObject([
             ("success", true),
             ("bucket", .string(bucket.name)),
             ("path", .string(file.path)),
             ("size", .int(file.size)),
             ("file_id", .string(file.id)),
-            ("upload_time", .string(now)),
-            ("url", .string("/api/v1/files/\(bucket.name)/\(file.path)")),
+            ("upload_time", .double(seconds)),
+            ("url", .string("/api/storage/files/\(bucket.name)/\(file.path)")),
+            ("original_path", file.path == requestedPath ? .null : .string(requestedPath)),
+            ("message", .string("File uploaded successfully")),
         ])
-        if file.path != requestedPath {
-            response["original_path"] = .string(requestedPath)
-        }
-        response["message"] = .string("File uploaded successfully")
         return .json(.object(response), status: .created)
     }
 

@@ -50,6 +50,13 @@ enum ColumnKind: String, Sendable, Codable {
         }
     }
 
+    /// The kind of a type Postgres knows, or nil: SelfDB passes unknown type names through
+    /// to SQL, where they fail, so the emulator refuses them up front.
+    static func known(_ type: String) -> (kind: ColumnKind, length: Int?)? {
+        guard let parsed = parse(type), parsed.kind != .other else { return nil }
+        return parsed
+    }
+
     /// Letters, digits, `_`, spaces, and one trailing `(n[,m])` and/or `[]`.
     private static func isSafeTypeText(_ text: String) -> Bool {
         guard let first = text.unicodeScalars.first, first >= "A" && first <= "Z", text.count <= 64 else { return false }

@@ -32,7 +32,7 @@ enum ColumnRoutes {
         let type = body.string("type", required: true)
         let nullable = body.bool("nullable") ?? true
         let rawDefault = body.string("default")
-        body.forbidExtraFields()
+        // SelfDB's column bodies ignore keys they do not know (no forbidExtraFields).
         let user = try await services.authenticator.requireUser(request)
         try body.validate()
         guard let rawName, let type else { throw APIError.validation(body.issues) }
@@ -42,7 +42,7 @@ enum ColumnRoutes {
             var table = try TableAccess.load(id, in: db)
             try TableAccess.requireOwner(table, user)
             let name = try checkedName(rawName)
-            guard let parsed = ColumnKind.parse(type) else {
+            guard let parsed = ColumnKind.known(type) else {
                 throw APIError.badRequest("type \"\(type)\" does not exist")
             }
             guard table.column(named: name) == nil else {
@@ -78,7 +78,6 @@ enum ColumnRoutes {
         let nullable = body.bool("nullable")
         let hasDefault = body.has("default")
         let rawDefault = body.string("default")
-        body.forbidExtraFields()
         let user = try await services.authenticator.requireUser(request)
         try body.validate()
 
@@ -88,10 +87,11 @@ enum ColumnRoutes {
         let result: JSONValue = try await services.database.pool.write { db in
             var table = try TableAccess.load(id, in: db)
             try TableAccess.requireOwner(table, user)
-            guard hasChanges else { return ["status": "no_changes"] }
+            // SelfDB answers 400 (not 404) for a column the table does not have.
             guard let index = table.columns.firstIndex(where: { $0.name == columnName }) else {
-                throw APIError.notFound("Column '\(columnName)' not found")
+                throw APIError.badRequest("Column '\(columnName)' does not exist in table '\(table.name)'")
             }
+            guard hasChanges else { return ["status": "no_changes"] }
             let old = table.columns[index]
             var column = old
             var entry = table.schema[columnName]?.objectValue ?? JSONObject()
@@ -104,7 +104,7 @@ enum ColumnRoutes {
                 column.name = name
             }
             if let type, !type.isEmpty {
-                guard let parsed = ColumnKind.parse(type) else {
+                guard let parsed = ColumnKind.known(type) else {
                     throw APIError.badRequest("type \"\(type)\" does not exist")
                 }
                 column.type = type

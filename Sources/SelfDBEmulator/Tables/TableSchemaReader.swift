@@ -6,6 +6,11 @@ enum TableSchemaReader {
             .failure(.valueError(.body, "table_schema", message: message, input: .object(schema)))
         }
         guard !schema.isEmpty else { return problem("Schema cannot be empty") }
+        // SelfDB fails with a 500 on a JSON Schema here; say what shape it wants instead.
+        if schema["type"]?.stringValue != nil || schema["properties"]?.objectValue != nil {
+            return problem(
+                "table_schema maps column names to definitions such as {\"title\": {\"type\": \"text\"}}; a JSON Schema is not accepted")
+        }
         var columns: [ColumnDefinition] = []
         var cleaned = JSONObject()
         for (rawName, definition) in schema {
@@ -23,6 +28,10 @@ enum TableSchemaReader {
             let typeValue = object["type"] ?? .string("text")
             guard let type = typeValue.stringValue, let parsed = ColumnKind.parse(type) else {
                 return problem("Column '\(name)' has an invalid type")
+            }
+            // A type Postgres does not know makes SelfDB fail with a 500 at CREATE TABLE.
+            guard parsed.kind != .other else {
+                return problem("Column '\(name)' has an unknown type '\(type)'")
             }
             let nullableValue = object["nullable"] ?? .bool(true)
             guard let nullable = nullableValue.boolValue else {

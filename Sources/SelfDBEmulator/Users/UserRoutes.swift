@@ -29,25 +29,29 @@ enum UserRoutes {
             throw APIError(status: .unauthorized, detail: "Incorrect email or password", headers: [.wwwAuthenticate: "Bearer"])
         }
         guard user.isActive else { throw APIError.badRequest("Inactive user") }
-        let tokens = try await services.database.pool.write { db in try services.sessions.issue(for: user, in: db) }
+        let tokens = try await services.database.pool.write { db in
+            try SystemRoutes.markInitialized(in: db)
+            return try services.sessions.issue(for: user, in: db)
+        }
         return .json(tokens)
     }
 
     static func refresh(_ request: APIRequest, _ services: EmulatorServices) async throws -> Response {
         var body = BodyReader(try request.json())
+        // SelfDB's refresh body ignores keys it does not know.
         let token = body.string("refresh_token", required: true)
-        body.forbidExtraFields()
         try body.validate()
         return .json(try await services.sessions.refresh(token ?? ""))
     }
 
     static func logout(_ request: APIRequest, _ services: EmulatorServices) async throws -> Response {
+        // The body is optional, may be JSON `null`, and ignores unknown keys; an empty
+        // refresh token is refused rather than read as "every session".
         let json = try request.json()
         var refreshToken: String?
-        if let json {
+        if let json, !json.isNull {
             var body = BodyReader(json)
-            refreshToken = body.string("refresh_token")
-            body.forbidExtraFields()
+            refreshToken = body.string("refresh_token", minLength: 1)
             try body.validate()
         }
         let user = try await services.authenticator.requireUser(request)
@@ -91,8 +95,8 @@ enum UserRoutes {
         var body = BodyReader(try request.json())
         let email = UserValidation.email(&body, required: true)
         let password = UserValidation.password(&body, required: true)
-        let firstName = body.string("firstName", aliases: ["first_name"], required: true, nullable: false, maxLength: 100)
-        let lastName = body.string("lastName", aliases: ["last_name"], required: true, nullable: false, maxLength: 100)
+        let firstName = UserValidation.name(&body, "firstName", alias: "first_name", required: true)
+        let lastName = UserValidation.name(&body, "lastName", alias: "last_name", required: true)
         body.forbidExtraFields()
         try body.validate()
         guard let email, let password, let firstName, let lastName else { throw APIError.validation(body.issues) }
@@ -131,9 +135,9 @@ enum UserRoutes {
         if let role, role != "USER" && role != "ADMIN" {
             body.fail(.literal(.body, "role", allowed: ["USER", "ADMIN"], input: .string(role)))
         }
-        let isActive = body.bool("isActive", aliases: ["is_active"])
-        let firstName = body.string("firstName", aliases: ["first_name"], maxLength: 100)
-        let lastName = body.string("lastName", aliases: ["last_name"], maxLength: 100)
+        let isActive = body.laxBool("isActive", aliases: ["is_active"])
+        let firstName = UserValidation.name(&body, "firstName", alias: "first_name", required: false)
+        let lastName = UserValidation.name(&body, "lastName", alias: "last_name", required: false)
         body.forbidExtraFields()
         _ = try await services.authenticator.requireAdmin(request)
         try body.validate()

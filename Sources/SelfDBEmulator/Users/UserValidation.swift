@@ -36,6 +36,24 @@ enum UserValidation {
         return email
     }
 
+    /// Reads `firstName`/`lastName` (also in snake_case): at most 100 characters, not blank,
+    /// and free of control characters (NUL included), which SelfDB refuses on create and on
+    /// PATCH alike.
+    static func name(_ reader: inout BodyReader, _ field: String, alias: String, required: Bool) -> String? {
+        guard let name = reader.string(field, aliases: [alias], required: required, nullable: !required, maxLength: 100) else {
+            return nil
+        }
+        if name.allSatisfy(\.isWhitespace) {
+            reader.fail(.valueError(.body, field, message: "Name cannot be empty", input: .string(name)))
+            return nil
+        }
+        if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            reader.fail(.valueError(.body, field, message: "Name cannot contain control characters", input: .string(name)))
+            return nil
+        }
+        return name
+    }
+
     /// Reads `password`: 8–72 characters of `[A-Za-z0-9@$!%*?&]`.
     static func password(_ reader: inout BodyReader, required: Bool) -> String? {
         reader.string(

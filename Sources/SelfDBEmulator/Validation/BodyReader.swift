@@ -70,15 +70,39 @@ struct BodyReader {
         return text
     }
 
-    /// A strict boolean field (JSON `true`/`false` only).
-    mutating func bool(_ name: String, aliases: [String] = [], required: Bool = false) -> Bool? {
+    /// A strict boolean field (JSON `true`/`false` only). With `nullable: false` an explicit
+    /// `null` is refused even where the field may be left out (SelfDB's `public`).
+    mutating func bool(_ name: String, aliases: [String] = [], required: Bool = false, nullable: Bool = true) -> Bool? {
         guard let (key, value) = raw(name, aliases: aliases, required: required) else { return nil }
-        if value.isNull, !required { return nil }
+        if value.isNull, nullable, !required { return nil }
         guard let flag = value.boolValue else {
             issues.append(.boolType(.body, key, input: value))
             return nil
         }
         return flag
+    }
+
+    /// A boolean field read the way pydantic's lax mode reads one: `true`/`false`, the
+    /// numbers 0 and 1, and the strings `0`/`1`, `true`/`false`, `yes`/`no`, `on`/`off`,
+    /// `t`/`f`, `y`/`n` in any letter case. SelfDB reads `isActive` like this.
+    mutating func laxBool(_ name: String, aliases: [String] = []) -> Bool? {
+        guard let (key, value) = raw(name, aliases: aliases, required: false) else { return nil }
+        switch value {
+        case .null: return nil
+        case .bool(let flag): return flag
+        case .int(0): return false
+        case .int(1): return true
+        case .double(let number) where number == 0 || number == 1: return number == 1
+        case .string(let text):
+            switch text.lowercased() {
+            case "1", "true", "yes", "on", "t", "y": return true
+            case "0", "false", "no", "off", "f", "n": return false
+            default: break
+            }
+        default: break
+        }
+        issues.append(.boolParsing(.body, key, input: value))
+        return nil
     }
 
     /// An object (`Dict[str, Any]`) field.

@@ -49,6 +49,13 @@ struct ValidationIssue: Error, Sendable, Equatable {
         ValidationIssue(type: "bool_type", loc: at(location, field), msg: "Input should be a valid boolean", input: input)
     }
 
+    /// Lax mode's wording for a value that is not one of the accepted spellings.
+    static func boolParsing(_ location: Location, _ field: String, input: JSONValue) -> ValidationIssue {
+        ValidationIssue(
+            type: "bool_parsing", loc: at(location, field),
+            msg: "Input should be a valid boolean, unable to interpret input", input: input)
+    }
+
     static func intParsing(_ location: Location, _ field: String, input: JSONValue) -> ValidationIssue {
         ValidationIssue(
             type: "int_parsing", loc: at(location, field),
