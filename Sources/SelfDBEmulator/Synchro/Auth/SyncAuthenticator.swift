@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// Who is calling a `/sync/*` endpoint: the `sub` of a bearer JWT, lower-cased.
@@ -25,23 +24,14 @@ struct SyncAuthenticator: Sendable {
     /// HS256 with any claims: `sub` must be a non-empty string; `exp` and `nbf`, when
     /// present, must hold now.
     private static func verifyExternal(_ token: String, secret: [UInt8], now: Date) -> String? {
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3,
-            let headerBytes = Base64URL.decode(parts[0]),
-            let payloadBytes = Base64URL.decode(parts[1]),
-            let signature = Base64URL.decode(parts[2])
-        else { return nil }
-        let signingInput = Array("\(parts[0]).\(parts[1])".utf8)
-        guard HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: signingInput, using: SymmetricKey(data: secret)),
-            let header = try? JSONParser.parse(headerBytes), header["alg"]?.stringValue == "HS256",
-            let payload = try? JSONParser.parse(payloadBytes),
-            let subject = payload["sub"]?.stringValue, !subject.isEmpty
+        guard let claims = HS256.verifiedClaims(token, secret: secret),
+            let subject = claims["sub"]?.stringValue, !subject.isEmpty
         else { return nil }
         let seconds = now.timeIntervalSince1970
-        if let expiry = payload["exp"] {
+        if let expiry = claims["exp"] {
             guard let value = numeric(expiry), value > seconds else { return nil }
         }
-        if let notBefore = payload["nbf"] {
+        if let notBefore = claims["nbf"] {
             guard let value = numeric(notBefore), value <= seconds else { return nil }
         }
         return subject.lowercased()
