@@ -86,6 +86,8 @@ struct SynchroPullTests {
             #expect(try await reader.pull(checkpoint: 0, limit: 0).json?["changes"]?.arrayValue?.count == 100)
             // Only the tables asked for.
             #expect(try await reader.pull(checkpoint: 0, tables: ["comments"]).json?["changes"] == [])
+            #expect(try await reader.pull(checkpoint: 0, tables: ["tasks"]).json?["changes"]?.arrayValue?.count == 100)
+            #expect(try await reader.pull(checkpoint: 0, tables: []).json?["changes"]?.arrayValue?.count == 100)
         }
     }
 

@@ -7,7 +7,8 @@ enum PullRoute {
         let clientID = try body.nonEmptyString("client_id")
         let checkpoint = try body.optionalInt64("checkpoint") ?? 0
         guard checkpoint >= 0 else { throw SyncError.badRequest("checkpoint must not be negative") }
-        let tables = try body.optionalStrings("tables")
+        // An empty list means every table, as an absent one does.
+        let tables = try body.optionalStrings("tables").flatMap { $0.isEmpty ? nil : $0 }
         let limit = try body.limit()
         _ = try body.optionalStrings("known_buckets")  // Checked for shape; the emulator has no buckets.
         try context.checkSchema(body)
