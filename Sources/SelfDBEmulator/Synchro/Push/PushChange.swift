@@ -36,8 +36,3 @@ struct PushChange: Sendable {
         }
     }
 }
-
-extension SyncError {
-    /// The text of an `{"error": ...}` body.
-    var message: String { body["error"]?.stringValue ?? "" }
-}

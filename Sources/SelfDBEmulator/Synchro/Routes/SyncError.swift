@@ -12,10 +12,14 @@ struct SyncError: Error, Sendable {
         self.headers = headers
     }
 
-    init(status: HTTPResponse.Status, body: JSONValue) {
+    init(status: HTTPResponse.Status, body: JSONValue, headers: HTTPFields = [:]) {
         self.status = status
         self.body = body
+        self.headers = headers
     }
+
+    /// The text of an `{"error": ...}` body.
+    var message: String { body["error"]?.stringValue ?? "" }
 
     static func badRequest(_ message: String) -> SyncError { SyncError(status: .badRequest, message: message) }
     static func notFound(_ message: String) -> SyncError { SyncError(status: .notFound, message: message) }

@@ -17,10 +17,3 @@ enum SyncFaultResponse {
         return SyncError(status: HTTPResponse.Status(code: fault.status), body: .object(body), headers: headers).response
     }
 }
-
-extension SyncError {
-    init(status: HTTPResponse.Status, body: JSONValue, headers: HTTPFields) {
-        self.init(status: status, body: body)
-        self.headers = headers
-    }
-}

@@ -5,9 +5,13 @@ import Foundation
 public struct SyncedRow: Sendable, Equatable {
     /// One column value.
     public enum Value: Sendable, Equatable {
+        /// SQL NULL.
         case null
+        /// A boolean column.
         case bool(Bool)
+        /// An integer or bigint column.
         case int(Int64)
+        /// A float or decimal column.
         case double(Double)
         /// Text, dates and timestamps (`YYYY-MM-DDTHH:MM:SS.mmmZ`).
         case string(String)
