@@ -123,6 +123,7 @@ let package = Package(
         .target(
             name: "SelfDBEmulator",
             dependencies: [
+                "SelfDBSpec",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "GRDB", package: "GRDB.swift"),

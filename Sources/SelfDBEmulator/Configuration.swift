@@ -45,6 +45,22 @@ extension SelfDBEmulator {
         /// Called after every HTTP request with what was answered and how long it took
         /// (the executable logs from here).
         public var requestHandler: (@Sendable (RecordedRequest, Duration) -> Void)?
+        /// Specs whose `sync:` tables the Synchro server serves on `/sync/*` (same port, no
+        /// API key). Empty turns the sync server off. Loaded and validated on start: a
+        /// spec with errors fails the start with ``SelfDBEmulator/StartError/syncSpecInvalid(_:)``.
+        public var syncSpecs: [URL]
+        /// When set, `/sync/*` also accepts any HS256 JWT signed with this secret (its `sub`
+        /// is the user id), besides the emulator's own access tokens.
+        public var syncJWTSecret: String?
+        /// When set (a semantic version such as `1.2.0`), `/sync/*` answers 426 to an
+        /// `X-App-Version` below it or not a version; a request without the header passes.
+        public var syncMinimumAppVersion: String?
+        /// How far (seconds) a client's clock may lag the server's and still win a
+        /// last-write-wins conflict: `client_updated_at + tolerance` is compared.
+        public var syncClockSkewTolerance: TimeInterval
+        /// Every HTTP response (SelfDB and Synchro) is held back this long, to make a slow
+        /// network visible in tests and demos.
+        public var responseLatency: Duration
 
         public init(
             dataDirectory: URL? = nil,
@@ -57,7 +73,12 @@ extension SelfDBEmulator {
             passwordHashIterations: Int = 10_000,
             maximumJSONBodySize: Int = 2 << 20,
             maximumUploadSize: Int = 100 << 20,
-            requestHandler: (@Sendable (RecordedRequest, Duration) -> Void)? = nil
+            requestHandler: (@Sendable (RecordedRequest, Duration) -> Void)? = nil,
+            syncSpecs: [URL] = [],
+            syncJWTSecret: String? = nil,
+            syncMinimumAppVersion: String? = nil,
+            syncClockSkewTolerance: TimeInterval = 5,
+            responseLatency: Duration = .zero
         ) {
             self.dataDirectory = dataDirectory
             self.apiKey = apiKey
@@ -70,6 +91,11 @@ extension SelfDBEmulator {
             self.maximumJSONBodySize = maximumJSONBodySize
             self.maximumUploadSize = maximumUploadSize
             self.requestHandler = requestHandler
+            self.syncSpecs = syncSpecs
+            self.syncJWTSecret = syncJWTSecret
+            self.syncMinimumAppVersion = syncMinimumAppVersion
+            self.syncClockSkewTolerance = syncClockSkewTolerance
+            self.responseLatency = responseLatency
         }
     }
 }

@@ -5,6 +5,7 @@ import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import NIOCore
+import SelfDBSpec
 
 /// A local server that speaks SelfDB v0.0.5's wire protocol on an embedded SQLite
 /// database, bound to 127.0.0.1.
@@ -25,7 +26,7 @@ public final class SelfDBEmulator: Sendable {
     /// The data directory in use (a temporary one if none was configured).
     public let dataDirectory: URL
 
-    private let services: EmulatorServices
+    let services: EmulatorServices
     private let serverTask: Task<Void, Never>
     private let ownsDataDirectory: Bool
     private let stopped = Locked(false)
@@ -56,10 +57,20 @@ public final class SelfDBEmulator: Sendable {
     public enum StartError: Error, CustomStringConvertible {
         /// The server could not bind or failed before it was listening.
         case serverFailed(String)
+        /// A sync spec (``Configuration/syncSpecs``) has errors; every diagnostic of every
+        /// spec, warnings included, in the compiler's `file:line:col: error: message` form.
+        case syncSpecInvalid([Diagnostic])
+        /// The sync options do not fit together (no synced table, a table two specs
+        /// declare, a minimum app version that is not a version...).
+        case syncConfigurationInvalid(String)
 
         public var description: String {
             switch self {
             case .serverFailed(let reason): "SelfDB emulator failed to start: \(reason)"
+            case .syncSpecInvalid(let diagnostics):
+                "SelfDB emulator failed to start: the sync specs have errors:\n"
+                    + diagnostics.map(\.description).joined(separator: "\n")
+            case .syncConfigurationInvalid(let reason): "SelfDB emulator failed to start: \(reason)"
             }
         }
     }
@@ -67,6 +78,7 @@ public final class SelfDBEmulator: Sendable {
     /// Opens (or creates) the data directory, makes sure the admin account exists and
     /// starts serving. Returns once the port is bound.
     public static func start(_ configuration: Configuration) async throws -> SelfDBEmulator {
+        let syncSchema = try SynchroServer.schema(for: configuration)
         let ownsDirectory = configuration.dataDirectory == nil
         let directory =
             configuration.dataDirectory
@@ -76,13 +88,17 @@ public final class SelfDBEmulator: Sendable {
 
         let database = try EmulatorDatabase(path: directory.appendingPathComponent("selfdb.sqlite").path)
         let jwt = JSONWebToken(secret: try database.persistentSecret(named: "jwt_secret"))
+        let synchro = try syncSchema.map {
+            try SynchroServer(schema: $0, configuration: configuration, directory: directory, emulatorTokens: jwt)
+        }
         let services = EmulatorServices(
             configuration: configuration,
             database: database,
             jwt: jwt,
             controls: TestControls(accessTokenLifetime: configuration.accessTokenLifetime),
             realtime: RealtimeHub(),
-            blobs: try BlobStore(root: directory.appendingPathComponent("storage", isDirectory: true)))
+            blobs: try BlobStore(root: directory.appendingPathComponent("storage", isDirectory: true)),
+            synchro: synchro)
         if let admin = configuration.admin {
             try await UserService(services: services).ensureAdmin(admin)
         }
@@ -131,6 +147,7 @@ public final class SelfDBEmulator: Sendable {
             serverTask.cancel()
             await serverTask.value
             try? database.pool.close()
+            synchro?.close()
             if ownsDirectory {
                 try? FileManager.default.removeItem(at: directory)
             }
@@ -156,6 +173,7 @@ public final class SelfDBEmulator: Sendable {
         serverTask.cancel()
         await serverTask.value
         try? services.database.pool.close()
+        services.synchro?.close()
         if ownsDataDirectory {
             try? FileManager.default.removeItem(at: dataDirectory)
         }

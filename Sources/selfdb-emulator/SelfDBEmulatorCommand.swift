@@ -30,6 +30,18 @@ struct SelfDBEmulatorCommand: AsyncParsableCommand {
     @Option(help: "PBKDF2 iterations for new password hashes.")
     var passwordHashIterations: Int = 10_000
 
+    @Option(help: ArgumentHelp("A spec whose 'sync:' tables the Synchro server serves on /sync/* (repeatable).", valueName: "file.yaml"))
+    var syncSpec: [String] = []
+
+    @Option(help: ArgumentHelp("Also accept HS256 JWTs signed with this secret on /sync/* (user id = sub).", valueName: "secret"))
+    var syncJwtSecret: String?
+
+    @Option(help: ArgumentHelp("Answer 426 on /sync/* to an X-App-Version below this semantic version.", valueName: "version"))
+    var syncMinAppVersion: String?
+
+    @Option(help: ArgumentHelp("Delay every response by this many milliseconds.", valueName: "ms"))
+    var latencyMs: Int = 0
+
     @Flag(help: "Do not log requests.")
     var quiet = false
 
@@ -37,6 +49,7 @@ struct SelfDBEmulatorCommand: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard !apiKey.isEmpty else { throw ValidationError("--api-key must not be empty") }
         guard passwordHashIterations > 0 else { throw ValidationError("--password-hash-iterations must be positive") }
+        guard latencyMs >= 0 else { throw ValidationError("--latency-ms must not be negative") }
     }
 
     func run() async throws {
@@ -53,7 +66,11 @@ struct SelfDBEmulatorCommand: AsyncParsableCommand {
                 let milliseconds = Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1000
                 let line = "\(request.method) \(request.path) \(request.status) \(String(format: "%.1f", milliseconds))ms\n"
                 FileHandle.standardOutput.write(Data(line.utf8))
-            })
+            },
+            syncSpecs: syncSpec.map { URL(fileURLWithPath: $0).standardizedFileURL },
+            syncJWTSecret: syncJwtSecret,
+            syncMinimumAppVersion: syncMinAppVersion,
+            responseLatency: .milliseconds(latencyMs))
         let emulator = try await SelfDBEmulator.start(configuration)
         let banner = """
             SelfDB emulator listening on \(emulator.baseURL.absoluteString)
@@ -61,12 +78,18 @@ struct SelfDBEmulatorCommand: AsyncParsableCommand {
               API key:        \(apiKey)
               admin:          \(adminEmail)
               realtime:       \(emulator.realtimeURL.absoluteString)?X-API-Key=\(apiKey)
-
+            \(syncBanner(emulator))
             """
         FileHandle.standardOutput.write(Data(banner.utf8))
         await waitForTermination()
         FileHandle.standardOutput.write(Data("Stopping...\n".utf8))
         await emulator.stop()
+    }
+
+    /// The sync server's line of the banner (empty line when sync is off).
+    private func syncBanner(_ emulator: SelfDBEmulator) -> String {
+        guard let schema = emulator.syncSchema else { return "" }
+        return "  sync:           \(emulator.baseURL.absoluteString)/sync (tables: \(schema.tables.joined(separator: ", ")); schema v\(schema.version))\n"
     }
 
     /// Suspends until SIGINT or SIGTERM.

@@ -14,7 +14,10 @@ struct EmulatorResponder: HTTPResponder {
         let path = request.uri.path
         let method = request.method.rawValue
         var response: Response
-        if let fault = services.controls.takeFault(method: method, path: path) {
+        if let synchro = services.synchro, synchro.handles(path: path) {
+            // Synchro: its own auth (no X-API-Key), error shapes and fault shapes.
+            response = await synchro.respond(to: request, path: path, controls: services.controls)
+        } else if let fault = services.controls.takeFault(method: method, path: path) {
             await drain(request.body)
             response = Self.response(for: fault)
         } else {
@@ -27,6 +30,9 @@ struct EmulatorResponder: HTTPResponder {
         let record = RecordedRequest(method: method, path: path, query: request.uri.query, status: response.status.code)
         services.controls.record(record)
         services.configuration.requestHandler?(record, ContinuousClock.now - started)
+        if services.configuration.responseLatency > .zero {
+            try? await Task.sleep(for: services.configuration.responseLatency)
+        }
         return response
     }
 

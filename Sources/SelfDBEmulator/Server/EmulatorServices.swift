@@ -9,10 +9,12 @@ final class EmulatorServices: Sendable {
     let controls: TestControls
     let realtime: RealtimeHub
     let blobs: BlobStore
+    /// The Synchro sync server; nil when no sync spec is configured.
+    let synchro: SynchroServer?
 
     init(
         configuration: SelfDBEmulator.Configuration, database: EmulatorDatabase, jwt: JSONWebToken,
-        controls: TestControls, realtime: RealtimeHub, blobs: BlobStore
+        controls: TestControls, realtime: RealtimeHub, blobs: BlobStore, synchro: SynchroServer? = nil
     ) {
         self.configuration = configuration
         self.database = database
@@ -21,6 +23,7 @@ final class EmulatorServices: Sendable {
         self.controls = controls
         self.realtime = realtime
         self.blobs = blobs
+        self.synchro = synchro
     }
 
     var authenticator: Authenticator { Authenticator(services: self) }

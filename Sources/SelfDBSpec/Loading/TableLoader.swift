@@ -1,6 +1,6 @@
 /// Loads one entry of `tables:`.
 enum TableLoader {
-    static let keys = ["table", "description", "primaryKey", "realtime", "public", "columns"]
+    static let keys = ["table", "description", "primaryKey", "realtime", "public", "columns", "sync"]
     static let columnKeys = ["type", "nullable", "default", "swift", "description", "primaryKey"]
 
     static func load(_ entry: SpecNode.Entry, reader: inout NodeReader) -> TableDeclaration? {
@@ -23,6 +23,10 @@ enum TableLoader {
                 columns.append(loaded.column)
             }
         }
+        var sync: SyncDeclaration?
+        if let syncEntry = reader.entry(mapping, "sync") {
+            sync = SyncLoader.load(syncEntry, table: name.value, reader: &reader)
+        }
         return TableDeclaration(
             name: name,
             tableName: tableName,
@@ -30,7 +34,8 @@ enum TableLoader {
             primaryKey: primaryKey,
             realtime: reader.bool(mapping, "realtime", "'realtime'", default: false),
             isPublic: reader.bool(mapping, "public", "'public'", default: false),
-            columns: columns
+            columns: columns,
+            sync: sync
         )
     }
 

@@ -39,9 +39,11 @@ public struct TableDeclaration: Hashable, Sendable {
     public var isPublic: Bool
     /// Columns in declaration order.
     public var columns: [ColumnDeclaration]
+    /// How the table syncs with Synchro; `nil` when it does not (no `sync:`).
+    public var sync: SyncDeclaration?
 
     /// Creates a table.
-    public init(name: Located<String>, tableName: Located<String>, description: String?, primaryKey: Located<String>?, realtime: Bool, isPublic: Bool, columns: [ColumnDeclaration]) {
+    public init(name: Located<String>, tableName: Located<String>, description: String?, primaryKey: Located<String>?, realtime: Bool, isPublic: Bool, columns: [ColumnDeclaration], sync: SyncDeclaration? = nil) {
         self.name = name
         self.tableName = tableName
         self.description = description
@@ -49,6 +51,7 @@ public struct TableDeclaration: Hashable, Sendable {
         self.realtime = realtime
         self.isPublic = isPublic
         self.columns = columns
+        self.sync = sync
     }
 }
 

@@ -28,6 +28,7 @@ public struct SpecValidator {
         checkClient()
         checkEndpoints()
         for table in spec.tables { checkTable(table) }
+        checkSync()
     }
 
     // MARK: - Shared checks

@@ -1,0 +1,11 @@
+import HTTPTypes
+
+extension HTTPField.Name {
+    /// `X-App-Version`, the client's semantic version on every `/sync/*` call.
+    static let appVersion: HTTPField.Name = {
+        guard let name = HTTPField.Name("X-App-Version") else {
+            preconditionFailure("X-App-Version is a valid header name")
+        }
+        return name
+    }()
+}
