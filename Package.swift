@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "SelfDBCodegen", targets: ["SelfDBCodegen"]),
         .library(name: "SelfDBEmulator", targets: ["SelfDBEmulator"]),
         .library(name: "SelfDBCache", targets: ["SelfDBCache"]),
+        .library(name: "Synchro", targets: ["Synchro"]),
         .executable(name: "selfdb-codegen", targets: ["selfdb-codegen"]),
         .executable(name: "selfdb-emulator", targets: ["selfdb-emulator"]),
         .plugin(name: "SelfDBCodegenPlugin", targets: ["SelfDBCodegenPlugin"]),
@@ -119,6 +120,13 @@ let package = Package(
             dependencies: ["SelfDB", "SelfDBStore"]
         ),
 
+        // MARK: Sync client
+        .target(
+            name: "Synchro",
+            dependencies: ["SelfDBRuntime", .product(name: "GRDB", package: "GRDB.swift")],
+            plugins: ["SelfDBCodegenPlugin"]
+        ),
+
         // MARK: Emulator
         .target(
             name: "SelfDBEmulator",
@@ -208,6 +216,10 @@ let package = Package(
             dependencies: ["SelfDBCache"],
             path: "Tests/SelfDBCacheCrashHelper",
             plugins: ["SelfDBCodegenPlugin"]
+        ),
+        .testTarget(
+            name: "SynchroTests",
+            dependencies: ["Synchro", "SelfDBEmulator"]
         ),
         .testTarget(
             name: "GeneratedCodeTests",

@@ -37,12 +37,17 @@ public final class APIClient: Sendable {
     /// endpoint). Without one, an expired session simply fails with `authenticationError`.
     public typealias Refresher = @Sendable (_ client: APIClient, _ refreshToken: String) async throws -> StoredSession
 
+    /// Supplies the bearer token of every request that needs one, in place of a stored
+    /// session: for servers whose tokens the app gets elsewhere (Synchro's `authProvider`).
+    public typealias AccessTokenProvider = @Sendable () async throws -> String
+
     /// The settings this client was made with.
     public let configuration: Configuration
     /// Where the signed-in session lives.
     public let tokenStore: any TokenStore
     private let transport: any HTTPTransport
     private let refresher: Refresher?
+    private let accessTokenProvider: AccessTokenProvider?
     private let sessions: SessionCoordinator
     private let decoder = JSONCoding.makeDecoder()
     private let encoder = JSONCoding.makeEncoder()
@@ -53,6 +58,19 @@ public final class APIClient: Sendable {
         self.transport = transport
         self.tokenStore = tokenStore
         self.refresher = refresher
+        self.accessTokenProvider = nil
+        self.sessions = SessionCoordinator(store: tokenStore)
+    }
+
+    /// Creates a client whose bearer tokens come from `accessTokenProvider`, asked before
+    /// every request that needs one and once more after a 401 (the token may have expired
+    /// in between). The client keeps no session of its own.
+    public init(configuration: Configuration, transport: any HTTPTransport = URLSessionTransport(), accessTokenProvider: @escaping AccessTokenProvider) {
+        self.configuration = configuration
+        self.transport = transport
+        self.tokenStore = InMemoryTokenStore()
+        self.refresher = nil
+        self.accessTokenProvider = accessTokenProvider
         self.sessions = SessionCoordinator(store: tokenStore)
     }
 
@@ -129,6 +147,10 @@ public final class APIClient: Sendable {
                 _ = try await sessions.refresh(replacing: token) { refreshToken in try await refresher(self, refreshToken) }
                 continue
             }
+            if status == 401, token != nil, !refreshed, accessTokenProvider != nil {
+                refreshed = true
+                continue
+            }
             if configuration.retryPolicy.retryableStatuses.contains(status), request.isIdempotent, attempt < configuration.retryPolicy.maxAttempts {
                 let retryAfter = RetryPolicy.parseRetryAfter(response.value(forHTTPHeaderField: "Retry-After"))
                 try await Task.sleep(for: .seconds(configuration.retryPolicy.delay(afterAttempt: attempt, retryAfter: retryAfter)))
@@ -155,6 +177,14 @@ public final class APIClient: Sendable {
     /// otherwise, refreshed first when it is known to be about to expire.
     private func accessToken(for request: APIRequest) async throws -> String? {
         guard request.auth == .bearer || request.auth == .optionalBearer else { return nil }
+        if let accessTokenProvider {
+            do {
+                return try await accessTokenProvider()
+            } catch {
+                if error is CancellationError { throw error }
+                throw SelfDBError.authenticationError("the access token provider failed: \(error)")
+            }
+        }
         guard var session = await tokenStore.load() else {
             if request.auth == .bearer {
                 throw SelfDBError.authenticationError("\(request.method.rawValue) \(request.path) needs a signed-in user; call auth.login first")

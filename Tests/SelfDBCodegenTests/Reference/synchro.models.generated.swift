@@ -293,16 +293,18 @@ public struct RegisterResponse: Codable, Hashable, Sendable, Identifiable {
     }
 }
 
-/// A full row as the server holds it.
+/// A full row as the server holds it. Its timestamps stay the server's exact text: the
+/// client stores them and sends them back as `base_updated_at`, and a value rounded on
+/// the way through a `Date` would no longer equal the server's.
 public struct Record: Codable, Hashable, Sendable, Identifiable {
     public var id: String
     public var tableName: String
     public var data: [String: JSONValue]
-    public var updatedAt: Foundation.Date
-    public var deletedAt: Foundation.Date?
+    public var updatedAt: String
+    public var deletedAt: String?
 
     /// Creates a `Record`.
-    public init(id: String, tableName: String, data: [String: JSONValue], updatedAt: Foundation.Date, deletedAt: Foundation.Date? = nil) {
+    public init(id: String, tableName: String, data: [String: JSONValue], updatedAt: String, deletedAt: String? = nil) {
         self.id = id
         self.tableName = tableName
         self.data = data
@@ -519,11 +521,13 @@ public struct PushChange: Codable, Hashable, Sendable, Identifiable {
     public var tableName: String
     public var operation: PushOperation
     public var data: [String: JSONValue]?
-    public var clientUpdatedAt: Foundation.Date
-    public var baseUpdatedAt: Foundation.Date?
+    /// RFC 3339, as recorded locally when the change was made.
+    public var clientUpdatedAt: String
+    /// The server's `updated_at` this change was based on, as the server wrote it.
+    public var baseUpdatedAt: String?
 
     /// Creates a `PushChange`.
-    public init(id: String, tableName: String, operation: PushOperation, data: [String: JSONValue]? = nil, clientUpdatedAt: Foundation.Date, baseUpdatedAt: Foundation.Date? = nil) {
+    public init(id: String, tableName: String, operation: PushOperation, data: [String: JSONValue]? = nil, clientUpdatedAt: String, baseUpdatedAt: String? = nil) {
         self.id = id
         self.tableName = tableName
         self.operation = operation
@@ -572,11 +576,11 @@ public struct PushResult: Codable, Hashable, Sendable, Identifiable {
     public var reasonCode: String?
     public var message: String?
     public var serverVersion: Record?
-    public var serverUpdatedAt: Foundation.Date?
-    public var serverDeletedAt: Foundation.Date?
+    public var serverUpdatedAt: String?
+    public var serverDeletedAt: String?
 
     /// Creates a `PushResult`.
-    public init(id: String, tableName: String, operation: PushOperation, status: PushStatus, reasonCode: String? = nil, message: String? = nil, serverVersion: Record? = nil, serverUpdatedAt: Foundation.Date? = nil, serverDeletedAt: Foundation.Date? = nil) {
+    public init(id: String, tableName: String, operation: PushOperation, status: PushStatus, reasonCode: String? = nil, message: String? = nil, serverVersion: Record? = nil, serverUpdatedAt: String? = nil, serverDeletedAt: String? = nil) {
         self.id = id
         self.tableName = tableName
         self.operation = operation

@@ -1,0 +1,93 @@
+import Foundation
+import GRDB
+
+/// An offline-first SQLite database that syncs with a Synchro server.
+///
+/// The app reads and writes plain SQL; writes to synced tables are recorded by triggers and
+/// pushed, the server's changes are pulled in, and every device of a user converges.
+///
+/// ```swift
+/// let client = try SynchroClient(config: SynchroConfig(
+///     dbPath: path, serverURL: url, authProvider: { try await token() },
+///     clientID: deviceID, appVersion: "1.0.0"))
+/// try await client.start()
+/// try client.execute("INSERT INTO tasks (id, title, user_id) VALUES (?, ?, ?)",
+///                    params: [UUID().uuidString, "Review proposal", userID])
+/// ```
+///
+/// Every method may be called from any thread. Reads and writes are synchronous (GRDB's
+/// `DatabasePool`, WAL mode: reads never wait for writes); sync runs in the background.
+public final class SynchroClient: Sendable {
+    /// The configuration the client was made with.
+    public let config: SynchroConfig
+    let database: DatabasePool
+    let engine: SyncEngine
+    let observations: ObservationQueue
+
+    /// Opens (or creates) the database at `config.dbPath`. The synced tables are those of
+    /// the schema last fetched from the server; a new database has none until `start()`.
+    public convenience init(config: SynchroConfig) throws {
+        try self.init(config: config, transport: URLSessionTransport())
+    }
+
+    /// Opens the database with another HTTP transport (tests, custom networking).
+    public init(config: SynchroConfig, transport: any HTTPTransport) throws {
+        self.config = config
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            db.add(function: TimestampFunction.function)
+        }
+        // Sync and app writes wait for each other instead of failing.
+        configuration.busyMode = .timeout(10)
+        do {
+            let pool = try DatabasePool(path: config.dbPath, configuration: configuration)
+            let schema = try pool.write { db -> LocalSchema? in
+                try MetaStore.install(in: db)
+                return try LocalSchema.load(from: db)?.schema
+            }
+            database = pool
+            engine = SyncEngine(config: config, database: pool, schema: schema, transport: transport)
+        } catch let error as SynchroError {
+            throw error
+        } catch {
+            throw SynchroError.databaseError(underlying: error)
+        }
+        observations = ObservationQueue()
+    }
+
+    /// Stops sync and closes the database; the client cannot be used afterwards.
+    public func close() throws {
+        engine.stop()
+        observations.cancelAll()
+        do {
+            try database.close()
+        } catch {
+            throw SynchroError.databaseError(underlying: error)
+        }
+    }
+
+    /// Local changes not yet accepted by the server (one per record, however often it was
+    /// written).
+    public func pendingChangeCount() throws -> Int {
+        try databaseOperation { try database.read { db in try PendingQueue.count(in: db) } }
+    }
+
+    /// Runs a database operation, reporting its failure as ``SynchroError/databaseError(underlying:)``
+    /// — or, when it names a table that does not exist, as ``SynchroError/schemaNotLoaded``
+    /// (no schema yet) or ``SynchroError/tableNotSynced(_:)``.
+    func databaseOperation<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as SynchroError {
+            throw error
+        } catch let error as DatabaseError {
+            if let message = error.message, message.hasPrefix("no such table: ") {
+                let table = String(message.dropFirst("no such table: ".count))
+                throw engine.schema.current == nil ? SynchroError.schemaNotLoaded : SynchroError.tableNotSynced(table)
+            }
+            throw SynchroError.databaseError(underlying: error)
+        } catch {
+            throw SynchroError.databaseError(underlying: error)
+        }
+    }
+}

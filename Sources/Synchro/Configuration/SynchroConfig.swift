@@ -1,0 +1,63 @@
+import Foundation
+
+/// Everything a ``SynchroClient`` needs: where its database lives, which server it syncs
+/// with, who the user is, and how often to sync.
+public struct SynchroConfig: Sendable {
+    /// Path to the SQLite database file (created if missing).
+    public var dbPath: String
+    /// The sync server's base URL.
+    public var serverURL: URL
+    /// Returns a JWT for the current user; asked before every request (and again after a 401).
+    public var authProvider: @Sendable () async throws -> String
+    /// A stable, unique identifier of this device (installation).
+    public var clientID: String
+    /// Platform name sent during registration.
+    public var platform: String
+    /// Semantic version of the app, sent as `X-App-Version` with every request.
+    public var appVersion: String
+    /// Seconds between sync cycles while started.
+    public var syncInterval: TimeInterval
+    /// Seconds after a local write before a cycle pushes it.
+    public var pushDebounce: TimeInterval
+    /// Attempts of a failing cycle before the client reports an error and gives up until the
+    /// next trigger.
+    public var maxRetryAttempts: Int
+    /// Records per pull page (capped at 1000).
+    public var pullPageSize: Int
+    /// Pending changes per push request (capped at 1000).
+    public var pushBatchSize: Int
+    /// Records per snapshot page (capped at 1000).
+    public var snapshotPageSize: Int
+
+    /// Creates a configuration; the defaults are those of the Synchro client.
+    public init(
+        dbPath: String,
+        serverURL: URL,
+        authProvider: @escaping @Sendable () async throws -> String,
+        clientID: String,
+        platform: String = "ios",
+        appVersion: String,
+        syncInterval: TimeInterval = 30,
+        pushDebounce: TimeInterval = 0.5,
+        maxRetryAttempts: Int = 5,
+        pullPageSize: Int = 100,
+        pushBatchSize: Int = 100,
+        snapshotPageSize: Int = 100
+    ) {
+        self.dbPath = dbPath
+        self.serverURL = serverURL
+        self.authProvider = authProvider
+        self.clientID = clientID
+        self.platform = platform
+        self.appVersion = appVersion
+        self.syncInterval = syncInterval
+        self.pushDebounce = pushDebounce
+        self.maxRetryAttempts = maxRetryAttempts
+        self.pullPageSize = pullPageSize
+        self.pushBatchSize = pushBatchSize
+        self.snapshotPageSize = snapshotPageSize
+    }
+
+    /// The page and batch sizes the server accepts: 1 to 1000.
+    static func clamped(_ size: Int) -> Int { min(max(size, 1), 1000) }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import GRDB
+
+/// The client's own tables, next to the app's: key/value state, the pending changes and the
+/// sync lock. Every name starts with `_synchro_`, which apps must not use for their tables.
+enum MetaStore {
+    /// Keys of `_synchro_meta`.
+    enum Key: String {
+        case checkpoint
+        case schemaVersion = "schema_version"
+        case schemaHash = "schema_hash"
+        /// The server's schema as last fetched (JSON), so the tables are known offline.
+        case schemaJSON = "schema_json"
+        case clientServerID = "client_server_id"
+        case knownBuckets = "known_buckets"
+        case snapshotComplete = "snapshot_complete"
+        /// The cursor of a snapshot under way, so a restart resumes it.
+        case snapshotCursor = "snapshot_cursor"
+    }
+
+    static let pendingTable = "_synchro_pending"
+    static let lockTable = "_synchro_lock"
+
+    /// Creates the tables when missing; safe to run at every open.
+    static func install(in db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE IF NOT EXISTS _synchro_meta (key TEXT PRIMARY KEY NOT NULL, value TEXT);
+                CREATE TABLE IF NOT EXISTS _synchro_pending (
+                    table_name TEXT NOT NULL,
+                    record_id TEXT NOT NULL,
+                    operation TEXT NOT NULL CHECK (operation IN ('create', 'update', 'delete', '__drop')),
+                    base_updated_at TEXT,
+                    client_updated_at TEXT NOT NULL,
+                    -- Bumped by every local write of the record; a push settles a row only if
+                    -- it still has the seq that was sent (inflight_seq), so an edit made while
+                    -- the push was in flight is pushed next instead of being lost.
+                    seq INTEGER NOT NULL,
+                    inflight_seq INTEGER,
+                    PRIMARY KEY (table_name, record_id)
+                ) WITHOUT ROWID;
+                CREATE INDEX IF NOT EXISTS _synchro_pending_seq ON _synchro_pending (seq);
+                -- Holds one row while server data is applied, inside the same transaction,
+                -- so the change triggers stand down.
+                CREATE TABLE IF NOT EXISTS _synchro_lock (locked INTEGER NOT NULL);
+                """)
+    }
+
+    static func string(_ key: Key, in db: Database) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT value FROM _synchro_meta WHERE key = ?", arguments: [key.rawValue])
+    }
+
+    static func int64(_ key: Key, in db: Database) throws -> Int64 {
+        try string(key, in: db).flatMap(Int64.init) ?? 0
+    }
+
+    static func set(_ key: Key, _ value: String?, in db: Database) throws {
+        if let value {
+            try db.execute(
+                sql: "INSERT INTO _synchro_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                arguments: [key.rawValue, value])
+        } else {
+            try db.execute(sql: "DELETE FROM _synchro_meta WHERE key = ?", arguments: [key.rawValue])
+        }
+    }
+
+    /// Moves the checkpoint forward only: a page applied twice, or out of order after a
+    /// crash, never takes it back.
+    static func advanceCheckpoint(to checkpoint: Int64, in db: Database) throws {
+        if checkpoint > (try int64(.checkpoint, in: db)) {
+            try set(.checkpoint, String(checkpoint), in: db)
+        }
+    }
+
+    /// Runs `body` with the change triggers silenced. Call inside a write transaction: the
+    /// lock row then never outlives it, whatever `body` throws.
+    static func withSyncLock<T>(_ db: Database, _ body: () throws -> T) throws -> T {
+        try db.execute(sql: "INSERT INTO _synchro_lock (locked) VALUES (1)")
+        let result = try body()
+        try db.execute(sql: "DELETE FROM _synchro_lock")
+        return result
+    }
+}

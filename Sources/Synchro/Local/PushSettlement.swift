@@ -1,0 +1,109 @@
+import Foundation
+import GRDB
+
+/// Settles a push response in the local database, in one transaction with the sync lock.
+///
+/// A pending row is removed only if it still has the seq that was sent: an edit made while
+/// the push was in flight stays pending — on top of the server's new version — and goes
+/// with the next push. (The reference client removes by table and id, and loses it.)
+enum PushSettlement {
+    struct Outcome {
+        var conflicts: [ConflictEvent] = []
+        var rejected: [PushResult] = []
+        var retryable = 0
+    }
+
+    static func settle(_ response: PushResponse, sent: [OutgoingChange], schema: LocalSchema, applier: RecordApplier, in db: Database) throws -> Outcome {
+        var results: [String: PushResult] = [:]
+        for result in response.accepted + response.rejected {
+            results[key(result.tableName, result.id)] = result
+        }
+        var outcome = Outcome()
+        for outgoing in sent {
+            let pending = outgoing.pending
+            // No word on this change: it stays pending (and in flight, as it may have landed).
+            guard let result = results[key(pending.table, pending.recordID)], let table = schema.table(pending.table) else { continue }
+            let current = try currentSeqAndOperation(of: pending, in: db)
+            let unchanged = current?.seq == pending.seq
+            switch result.status {
+            case .applied:
+                let timestamp = outgoing.change.operation == .delete ? result.serverDeletedAt : result.serverUpdatedAt
+                try writeServerTimestamp(timestamp, for: outgoing, in: table, db: db)
+                if unchanged {
+                    try PendingQueue.remove(pending, in: db)
+                } else if let current {
+                    try rebase(pending, operation: continuation(sent: outgoing.change.operation, now: current.operation), base: timestamp, in: db)
+                }
+            case .conflict:
+                if unchanged {
+                    try PendingQueue.remove(pending, in: db)
+                    if let server = result.serverVersion { try applier.overwrite(server, in: db) }
+                } else if current != nil {
+                    // The newer local edit is based on the server's version now, and wins.
+                    try rebase(pending, operation: nil, base: result.serverVersion?.updatedAt, in: db)
+                }
+                outcome.conflicts.append(
+                    ConflictEvent(
+                        table: pending.table, recordID: pending.recordID, clientData: outgoing.change.data,
+                        serverData: result.serverVersion?.data))
+            case .rejectedTerminal:
+                if unchanged {
+                    try PendingQueue.remove(pending, in: db)
+                    if let server = result.serverVersion { try applier.overwrite(server, in: db) }
+                } else if current != nil {
+                    try rebase(pending, operation: nil, base: nil, in: db)
+                }
+                outcome.rejected.append(result)
+            case .rejectedRetryable, .unknown:
+                try rebase(pending, operation: nil, base: nil, in: db)
+                outcome.retryable += 1
+            }
+        }
+        return outcome
+    }
+
+    private static func key(_ table: String, _ id: String) -> String {
+        table + "\u{0}" + id.lowercased()
+    }
+
+    private static func currentSeqAndOperation(of pending: PendingChange, in db: Database) throws -> (seq: Int64, operation: String)? {
+        try Row.fetchOne(
+            db, sql: "SELECT seq, operation FROM _synchro_pending WHERE table_name = ? AND record_id = ?",
+            arguments: [pending.table, pending.recordID]
+        ).map { ($0["seq"], $0["operation"]) }
+    }
+
+    /// What a record edited during the push must do next, now that the sent operation
+    /// landed: a create that landed makes later edits updates; a delete that landed makes a
+    /// re-created record a resurrection (a create).
+    private static func continuation(sent: PushOperation, now current: String) -> String {
+        switch (sent, current) {
+        case (.create, "create"), (.create, "update"): "update"
+        case (.delete, "update"), (.delete, "create"): "create"
+        default: current
+        }
+    }
+
+    /// Keeps the pending row for the next push: out of flight, with a new base (and
+    /// operation) when given.
+    private static func rebase(_ pending: PendingChange, operation: String?, base: String?, in db: Database) throws {
+        try db.execute(
+            sql: """
+                UPDATE _synchro_pending SET inflight_seq = NULL,
+                    operation = COALESCE(?, operation), base_updated_at = COALESCE(?, base_updated_at)
+                WHERE table_name = ? AND record_id = ?
+                """,
+            arguments: [operation, base, pending.table, pending.recordID])
+    }
+
+    /// The server's `updated_at` (or `deleted_at`) on the local row, so the next pull's echo
+    /// of this very change is recognised and the next edit is based on it.
+    private static func writeServerTimestamp(_ timestamp: String?, for outgoing: OutgoingChange, in table: LocalTable, db: Database) throws {
+        guard let timestamp else { return }
+        let column = outgoing.change.operation == .delete ? table.deletedAt : table.updatedAt
+        try db.execute(
+            sql: "UPDATE \(table.name.quotedDatabaseIdentifier) SET \(column.quotedDatabaseIdentifier) = ? "
+                + "WHERE \(table.primaryKey.quotedDatabaseIdentifier) = ?",
+            arguments: [timestamp, outgoing.pending.recordID])
+    }
+}

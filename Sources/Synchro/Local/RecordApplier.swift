@@ -1,0 +1,91 @@
+import Foundation
+import GRDB
+
+/// Writes the server's records into the local tables. Run inside a write transaction with
+/// the sync lock held (``MetaStore/withSyncLock(_:_:)``), so nothing it writes is taken for
+/// a local change.
+///
+/// A pulled record never overwrites a record with a pending local change, nor a local row
+/// whose `updated_at` is at or after the server's (read-your-own-writes: the echo of this
+/// client's own push); conflicts the server settled are applied whatever the local row says.
+struct RecordApplier {
+    let schema: LocalSchema
+    private var statements: [String: (merge: String, overwrite: String, delete: String)] = [:]
+
+    init(schema: LocalSchema) {
+        self.schema = schema
+        for table in schema.tables {
+            statements[table.name] = Self.statements(for: table)
+        }
+    }
+
+    /// Upserts a pulled or snapshot record, unless a pending change or a newer local row
+    /// keeps it out. Records of tables the client does not sync are skipped.
+    func merge(_ record: Record, in db: Database) throws {
+        guard let table = schema.table(record.tableName), let sql = statements[table.name] else { return }
+        var arguments = values(of: record, in: table)
+        arguments.append(record.id.lowercased().databaseValue)
+        try db.cachedStatement(sql: sql.merge).execute(arguments: StatementArguments(arguments))
+    }
+
+    /// Writes the server's version over the local row: a conflict the server won.
+    func overwrite(_ record: Record, in db: Database) throws {
+        guard let table = schema.table(record.tableName), let sql = statements[table.name] else { return }
+        try db.cachedStatement(sql: sql.overwrite).execute(arguments: StatementArguments(values(of: record, in: table)))
+    }
+
+    /// Marks a record the server deleted as deleted, unless a pending change keeps it.
+    func markDeleted(table name: String, id: String, at timestamp: String, in db: Database) throws {
+        guard let sql = statements[name] else { return }
+        try db.cachedStatement(sql: sql.delete).execute(arguments: [timestamp, id, id.lowercased()])
+    }
+
+    /// Removes every row of the synced tables but those with pending changes: the start of
+    /// a snapshot rebuild (the snapshot then brings back everything the server has).
+    func clearForSnapshot(in db: Database) throws {
+        for table in schema.tables {
+            try db.execute(
+                sql: "DELETE FROM \(table.name.quotedDatabaseIdentifier) WHERE lower(\(table.primaryKey.quotedDatabaseIdentifier)) "
+                    + "NOT IN (SELECT record_id FROM _synchro_pending WHERE table_name = ?)",
+                arguments: [table.name])
+        }
+    }
+
+    /// The column values of `record`, in the table's column order: the data by logical type,
+    /// the record's own id, `updated_at` and `deleted_at` where the data lacks them.
+    private func values(of record: Record, in table: LocalTable) -> [DatabaseValue] {
+        table.columns.map { column in
+            if column.name == table.updatedAt { return record.updatedAt.databaseValue }
+            if column.name == table.deletedAt { return record.deletedAt?.databaseValue ?? .null }
+            if let value = record.data[column.name] { return ValueConversion.databaseValue(value, as: column.logicalType) }
+            if column.name == table.primaryKey { return record.id.databaseValue }
+            return .null
+        }
+    }
+
+    private static func statements(for table: LocalTable) -> (merge: String, overwrite: String, delete: String) {
+        let name = table.name.quotedDatabaseIdentifier
+        let key = table.primaryKey.quotedDatabaseIdentifier
+        let updated = table.updatedAt.quotedDatabaseIdentifier
+        let columns = table.columns.map(\.name.quotedDatabaseIdentifier)
+        let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+        let assignments = table.columns.filter { $0.name != table.primaryKey }
+            .map { "\($0.name.quotedDatabaseIdentifier) = excluded.\($0.name.quotedDatabaseIdentifier)" }
+        let set = assignments.isEmpty ? "\(key) = \(key)" : assignments.joined(separator: ", ")
+        let noPending = "NOT EXISTS (SELECT 1 FROM _synchro_pending WHERE table_name = \(table.name.quotedLiteral) AND record_id = ?)"
+        let merge = """
+            INSERT INTO \(name) (\(columns.joined(separator: ", "))) SELECT \(placeholders) WHERE \(noPending)
+            ON CONFLICT (\(key)) DO UPDATE SET \(set)
+            WHERE COALESCE(synchro_time(\(name).\(updated)) < synchro_time(excluded.\(updated)), 1)
+            """
+        let overwrite = """
+            INSERT INTO \(name) (\(columns.joined(separator: ", "))) VALUES (\(placeholders))
+            ON CONFLICT (\(key)) DO UPDATE SET \(set)
+            """
+        let delete = """
+            UPDATE \(name) SET \(table.deletedAt.quotedDatabaseIdentifier) = ?
+            WHERE \(key) = ? AND \(table.deletedAt.quotedDatabaseIdentifier) IS NULL AND \(noPending)
+            """
+        return (merge, overwrite, delete)
+    }
+}

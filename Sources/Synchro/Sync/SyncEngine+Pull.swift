@@ -1,0 +1,53 @@
+import Foundation
+import GRDB
+
+extension SyncEngine {
+    /// Pulls pages until the server has nothing more. Each page — its records, its deletes
+    /// and the new checkpoint — is applied in one transaction, so a crash repeats at most
+    /// that page.
+    func pullAll() async throws {
+        let schema = try currentSchema()
+        let applier = RecordApplier(schema: schema)
+        let limit = SynchroConfig.clamped(config.pullPageSize)
+        while true {
+            let checkpoint = try await database.read { db in try MetaStore.int64(.checkpoint, in: db) }
+            let page = try await api.sync.pull(
+                PullRequest(
+                    clientId: config.clientID, checkpoint: checkpoint, limit: limit, schemaVersion: schema.version,
+                    schemaHash: schema.hash))
+            if page.snapshotRequired {
+                try await snapshotRequired(reason: page.snapshotReason)
+                return
+            }
+            let now = TimestampParser.format(Date())
+            try await database.write { db in
+                try MetaStore.withSyncLock(db) {
+                    for record in page.changes { try applier.merge(record, in: db) }
+                    for deleted in page.deletes {
+                        try applier.markDeleted(table: deleted.tableName, id: deleted.id, at: now, in: db)
+                    }
+                }
+                try MetaStore.advanceCheckpoint(to: page.checkpoint, in: db)
+            }
+            if !page.hasMore { return }
+            guard page.checkpoint > checkpoint || !page.changes.isEmpty || !page.deletes.isEmpty else {
+                throw SynchroError.invalidResponse(message: "pull said it has more but moved the checkpoint no further (\(checkpoint))")
+            }
+        }
+    }
+
+    /// The server cannot bring this client up to date from its checkpoint: a first sync
+    /// takes a snapshot straight away; otherwise local changes are pushed first and every
+    /// `onSnapshotRequired` handler must agree before the synced tables are rebuilt.
+    private func snapshotRequired(reason: SnapshotReason?) async throws {
+        if reason == .initialSyncRequired {
+            try await snapshot(rebuild: false)
+            return
+        }
+        _ = try await pushAll()
+        for handler in snapshotHandlers.all where await handler() == false {
+            throw SynchroError.snapshotRequired
+        }
+        try await snapshot(rebuild: true)
+    }
+}

@@ -1,0 +1,244 @@
+import Foundation
+import GRDB
+
+/// The sync loop behind a ``SynchroClient``: start-up (schema, registration, snapshot),
+/// cycles of push-then-pull on the timer, after local writes and on demand, retries, and
+/// status. Its control state sits behind a lock so that `stop()` can be synchronous; the
+/// network and database work runs in one cycle task at a time.
+final class SyncEngine: Sendable {
+    enum Phase: Sendable {
+        case stopped, starting, running
+    }
+
+    struct State: Sendable {
+        var phase: Phase = .stopped
+        var status: SyncStatus = .stopped
+        var timer: Task<Void, Never>?
+        var debounce: Task<Void, Never>?
+        var cycle: Task<Void, any Error>?
+        /// A cycle was asked for while one ran: run another when it ends (overlapping
+        /// requests merge into at most one more cycle).
+        var rerun = false
+        var registered = false
+    }
+
+    let config: SynchroConfig
+    let database: DatabasePool
+    let api: SynchroAPI
+    let statusHandlers = EventHandlers<@Sendable (SyncStatus) -> Void>()
+    let conflictHandlers = EventHandlers<@Sendable (ConflictEvent) -> Void>()
+    let snapshotHandlers = EventHandlers<@Sendable () async -> Bool>()
+    let state = Locked(State())
+    /// The synced tables as last installed; nil until the schema is known.
+    let schema: Locked<LocalSchema?>
+
+    init(config: SynchroConfig, database: DatabasePool, schema: LocalSchema?, transport: any HTTPTransport) {
+        self.config = config
+        self.database = database
+        self.schema = Locked(schema)
+        let configuration = APIClient.Configuration(
+            baseURL: config.serverURL, errorKinds: SynchroAPI.errorKinds,
+            additionalHeaders: ["X-App-Version": config.appVersion],
+            // The engine retries whole cycles itself, with the protocol's own backoff.
+            retryPolicy: .none)
+        self.api = SynchroAPI(
+            api: APIClient(configuration: configuration, transport: transport, accessTokenProvider: config.authProvider))
+    }
+
+    var status: SyncStatus { state.current.status }
+
+    func setStatus(_ status: SyncStatus) {
+        let changed = state.withLock { state -> Bool in
+            guard state.status != status else { return false }
+            state.status = status
+            return true
+        }
+        if changed {
+            for handler in statusHandlers.all { handler(status) }
+        }
+    }
+
+    // MARK: - Control
+
+    func start() async throws {
+        let claimed = state.withLock { state -> Bool in
+            guard state.phase == .stopped else { return false }
+            state.phase = .starting
+            return true
+        }
+        guard claimed else { throw SynchroError.alreadyStarted }
+        do {
+            try await bootstrap()
+            state.withLock { $0.phase = .running }
+            startTimer()
+            try await requestCycle()
+        } catch let error as SynchroError where isPushRejection(error) {
+            throw error
+        } catch {
+            stop(status: .error(retryAt: nil))
+            throw SynchroError.from(error, appVersion: config.appVersion)
+        }
+    }
+
+    func stop() {
+        stop(status: .stopped)
+    }
+
+    private func stop(status: SyncStatus) {
+        let tasks = state.withLock { state -> [Task<Void, Never>?] in
+            state.phase = .stopped
+            defer { state.timer = nil; state.debounce = nil }
+            state.cycle?.cancel()
+            return [state.timer, state.debounce]
+        }
+        tasks.forEach { $0?.cancel() }
+        setStatus(status)
+    }
+
+    /// A cycle now, merged with one already running; throws what the cycle threw.
+    func syncNow() async throws {
+        let phase = state.current.phase
+        switch phase {
+        case .stopped: throw SynchroError.notStarted
+        case .starting: throw SynchroError.notConnected
+        case .running: try await requestCycle()
+        }
+    }
+
+    /// Called after the app wrote through the client: push after `pushDebounce`.
+    func localWriteHappened() {
+        let delay = config.pushDebounce
+        state.withLock { state in
+            guard state.phase == .running else { return }
+            state.debounce?.cancel()
+            state.debounce = Task { [weak self] in
+                guard (try? await Task.sleep(for: .seconds(delay))) != nil else { return }
+                try? await self?.requestCycle()
+            }
+        }
+    }
+
+    private func startTimer() {
+        let interval = max(config.syncInterval, 0.05)
+        let timer = Task { [weak self] in
+            while !Task.isCancelled {
+                guard (try? await Task.sleep(for: .seconds(interval))) != nil else { return }
+                try? await self?.requestCycle()
+            }
+        }
+        state.withLock { $0.timer = timer }
+    }
+
+    // MARK: - Cycles
+
+    func requestCycle() async throws {
+        let task = state.withLock { state -> Task<Void, any Error>? in
+            guard state.phase == .running else { return nil }
+            if let running = state.cycle {
+                state.rerun = true
+                return running
+            }
+            let task = Task { try await self.runCycles() }
+            state.cycle = task
+            return task
+        }
+        guard let task else { throw SynchroError.notStarted }
+        try await task.value
+    }
+
+    /// Cycles until nobody asked for another meanwhile.
+    private func runCycles() async throws {
+        defer { state.withLock { $0.cycle = nil } }
+        while true {
+            state.withLock { $0.rerun = false }
+            try await cycleWithRetries()
+            let again = state.withLock { state -> Bool in
+                guard state.rerun, !Task.isCancelled else { return false }
+                return true
+            }
+            if !again { return }
+        }
+    }
+
+    private func cycleWithRetries() async throws {
+        let attempts = max(1, config.maxRetryAttempts)
+        var attempt = 0
+        while true {
+            attempt += 1
+            setStatus(.syncing)
+            do {
+                try await cycleOnce()
+                setStatus(.idle)
+                return
+            } catch let error as SynchroError where isPushRejection(error) {
+                setStatus(.idle)
+                throw error
+            } catch {
+                if error is CancellationError { throw error }
+                if case .retryable(let retryAfter) = FailureKind(error), attempt < attempts {
+                    let delay = Backoff.delay(afterAttempt: attempt, retryAfter: retryAfter)
+                    setStatus(.error(retryAt: Date().addingTimeInterval(delay)))
+                    try await Task.sleep(for: .seconds(delay))
+                    continue
+                }
+                setStatus(.error(retryAt: nil))
+                throw SynchroError.from(error, appVersion: config.appVersion)
+            }
+        }
+    }
+
+    /// Push until nothing is pending, then pull until the server has nothing more; a schema
+    /// change or a lost registration is repaired once on the way.
+    private func cycleOnce() async throws {
+        var rejected: [PushResult] = []
+        try await recovering {
+            rejected += try await pushAll()
+            try await pullAll()
+        }
+        if !rejected.isEmpty { throw SynchroError.pushRejected(results: rejected) }
+    }
+
+    /// Runs `body`; on a 409 re-fetches the schema and migrates, on a 404 registers again,
+    /// then runs it once more.
+    func recovering(_ body: () async throws -> Void) async throws {
+        do {
+            try await body()
+        } catch {
+            switch FailureKind(error) {
+            case .schemaChanged:
+                try await refreshSchema()
+                try await register()
+            case .unregistered:
+                try await register()
+            default:
+                throw error
+            }
+            do {
+                try await body()
+            } catch where FailureKind(error) == .schemaChanged {
+                let current = schema.current
+                throw SynchroError.schemaMismatch(serverVersion: current?.version ?? 0, serverHash: current?.hash ?? "")
+            }
+        }
+    }
+
+    private func isPushRejection(_ error: SynchroError) -> Bool {
+        if case .pushRejected = error { return true }
+        return false
+    }
+
+    /// The schema, or `schemaNotLoaded`.
+    func currentSchema() throws -> LocalSchema {
+        guard let schema = schema.current else { throw SynchroError.schemaNotLoaded }
+        return schema
+    }
+}
+
+extension FailureKind: Equatable {
+    static func == (lhs: FailureKind, rhs: FailureKind) -> Bool {
+        switch (lhs, rhs) {
+        case (.retryable, .retryable), (.schemaChanged, .schemaChanged), (.unregistered, .unregistered), (.fatal, .fatal): true
+        default: false
+        }
+    }
+}
