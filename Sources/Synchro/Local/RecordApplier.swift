@@ -6,8 +6,11 @@ import GRDB
 /// a local change.
 ///
 /// A pulled record never overwrites a record with a pending local change, nor a local row
-/// whose `updated_at` is at or after the server's (read-your-own-writes: the echo of this
-/// client's own push); conflicts the server settled are applied whatever the local row says.
+/// whose `updated_at` is after the server's. The reference client also skips a record whose
+/// `updated_at` equals the local one — the echo of this client's own push — and so never
+/// learns what the server changed in it (an owner column forced to the caller, defaults
+/// filled in); here the echo is applied, and a pending change is what protects local edits.
+/// Conflicts the server settled are applied whatever the local row says.
 struct RecordApplier {
     let schema: LocalSchema
     private var statements: [String: (merge: String, overwrite: String, delete: String)] = [:]
@@ -76,7 +79,7 @@ struct RecordApplier {
         let merge = """
             INSERT INTO \(name) (\(columns.joined(separator: ", "))) SELECT \(placeholders) WHERE \(noPending)
             ON CONFLICT (\(key)) DO UPDATE SET \(set)
-            WHERE COALESCE(synchro_time(\(name).\(updated)) < synchro_time(excluded.\(updated)), 1)
+            WHERE COALESCE(synchro_time(\(name).\(updated)) <= synchro_time(excluded.\(updated)), 1)
             """
         let overwrite = """
             INSERT INTO \(name) (\(columns.joined(separator: ", "))) VALUES (\(placeholders))

@@ -1,0 +1,72 @@
+import Foundation
+import SelfDBEmulator
+import Synchro
+import Testing
+
+/// Where the Synchro reference client loses or duplicates data, and this one does not.
+@Suite("Better than the reference client")
+struct BetterThanReferenceTests {
+    /// The reference deletes the pending row by table and id once a push returns, losing an
+    /// edit made while the push was in flight.
+    @Test func anEditMadeWhileAPushIsInFlightIsNotLost() async throws {
+        try await SyncWorld.run(configure: { $0.responseLatency = .milliseconds(300) }) { world in
+            let user = SyncWorld.newUser()
+            let phone = try world.device("phone", user: user)
+            try await phone.start()
+            let edited = UUID().uuidString.lowercased()
+            let removed = UUID().uuidString.lowercased()
+            try phone.execute("INSERT INTO tasks (id, title, user_id) VALUES (?, 'first', ?), (?, 'doomed', ?)", params: [edited, user, removed, user])
+
+            world.emulator.resetRecordedRequests()
+            let push = Task { try await phone.syncNow() }
+            // The server has handled the push; its answer is still on the way.
+            try await eventually("the push reached the server") { world.emulator.requestCount(method: "POST", path: "/sync/push") == 1 }
+            try phone.execute("UPDATE tasks SET title = 'second' WHERE id = ?", params: [edited])
+            try phone.execute("DELETE FROM tasks WHERE id = ?", params: [removed])
+            try await push.value
+
+            // The cycle kept pushing until nothing was pending: the edits went in a second push.
+            #expect(world.emulator.requestCount(method: "POST", path: "/sync/push") == 2)
+            #expect(try phone.pendingChangeCount() == 0)
+            #expect(try world.emulator.syncedRow(table: "tasks", id: edited)?.values["title"] == .string("second"))
+            #expect(try world.emulator.syncedRow(table: "tasks", id: removed)?.isDeleted == true)
+            #expect(try phone.live("tasks") == [edited: "second"])
+        }
+    }
+
+    /// The note's examples insert `UUID().uuidString` (upper case) and the server answers in
+    /// lower case: still one record, one local row, found by the id the app wrote.
+    @Test func upperCaseIDsStayOneRecord() async throws {
+        try await SyncWorld.run { world in
+            let user = SyncWorld.newUser()
+            let phone = try world.device("phone", user: user)
+            let tablet = try world.device("tablet", user: user)
+            try await phone.start()
+            try await tablet.start()
+            let taskID = UUID().uuidString
+            #expect(taskID != taskID.lowercased())
+            try phone.writeTransaction { db in
+                try db.execute(sql: "INSERT INTO tasks (id, title, user_id) VALUES (?, 'upper', ?)", arguments: [taskID, user])
+                try db.execute(sql: "INSERT INTO comments (id, task_id, body) VALUES (?, ?, 'hello')", arguments: [UUID().uuidString, taskID])
+            }
+            try await phone.syncNow()
+            try await phone.syncNow()
+            #expect(try world.emulator.syncedRow(table: "tasks", id: taskID.lowercased()) != nil)
+            #expect(try phone.query("SELECT * FROM tasks").count == 1)
+            #expect(try phone.queryOne("SELECT title FROM tasks WHERE id = ?", params: [taskID])?["title"] as String? == "upper")
+
+            try await tablet.syncNow()
+            try tablet.execute("UPDATE tasks SET title = 'edited on the tablet' WHERE id = ?", params: [taskID.lowercased()])
+            try await tablet.syncNow()
+            try await phone.syncNow()
+            #expect(try phone.query("SELECT * FROM tasks").count == 1)
+            #expect(try phone.queryOne("SELECT title FROM tasks WHERE id = ?", params: [taskID])?["title"] as String? == "edited on the tablet")
+            for device in [phone, tablet] {
+                let joined = try device.query("SELECT c.body FROM comments c JOIN tasks t ON c.task_id = t.id")
+                #expect(joined.count == 1)
+                #expect(try device.query("SELECT * FROM comments").count == 1)
+            }
+            #expect(try phone.pendingChangeCount() == 0 && tablet.pendingChangeCount() == 0)
+        }
+    }
+}

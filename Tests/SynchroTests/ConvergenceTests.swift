@@ -1,0 +1,149 @@
+import Foundation
+import SelfDBEmulator
+import Synchro
+import Testing
+
+/// Devices of one user converge through the emulator; users never see each other's rows.
+@Suite("Convergence over loopback")
+struct ConvergenceTests {
+    @Test func updatesAndDeletesTravelBothWays() async throws {
+        try await SyncWorld.run { world in
+            let user = SyncWorld.newUser()
+            let phone = try world.device("phone", user: user)
+            let laptop = try world.device("laptop", user: user)
+            try await phone.start()
+            try await laptop.start()
+
+            let id = UUID().uuidString.lowercased()
+            try phone.execute("INSERT INTO tasks (id, title, user_id, done) VALUES (?, ?, ?, 0)", params: [id, "draft", user])
+            try await phone.syncNow()
+            try await laptop.syncNow()
+            #expect(try laptop.live("tasks") == [id: "draft"])
+            let done = try laptop.queryOne("SELECT done FROM tasks WHERE id = ?", params: [id])?["done"] as Int64?
+            #expect(done == 0)
+
+            try laptop.execute("UPDATE tasks SET title = ?, done = 1 WHERE id = ?", params: ["final", id])
+            try await laptop.syncNow()
+            try await phone.syncNow()
+            #expect(try phone.live("tasks") == [id: "final"])
+            #expect(try phone.queryOne("SELECT done FROM tasks WHERE id = ?", params: [id])?["done"] as Int64? == 1)
+
+            // A hard DELETE on one device is a soft delete everywhere.
+            try phone.execute("DELETE FROM tasks WHERE id = ?", params: [id])
+            try await phone.syncNow()
+            try await laptop.syncNow()
+            #expect(try laptop.live("tasks").isEmpty)
+            #expect(try laptop.queryOne("SELECT deleted_at FROM tasks WHERE id = ?", params: [id])?["deleted_at"] as String? != nil)
+            let server = try #require(try world.emulator.syncedRow(table: "tasks", id: id))
+            #expect(server.deletedAt != nil)
+            #expect(try phone.pendingChangeCount() == 0 && laptop.pendingChangeCount() == 0)
+        }
+    }
+
+    @Test func theLoserOfAConflictHearsOfIt() async throws {
+        try await SyncWorld.run { world in
+            let user = SyncWorld.newUser()
+            let phone = try world.device("phone", user: user)
+            let laptop = try world.device("laptop", user: user)
+            try await phone.start()
+            try await laptop.start()
+            let id = UUID().uuidString.lowercased()
+            try phone.execute("INSERT INTO tasks (id, title, user_id) VALUES (?, ?, ?)", params: [id, "original", user])
+            try await phone.syncNow()
+            try await laptop.syncNow()
+
+            let conflicts = Locked<[ConflictEvent]>([])
+            let cancel = laptop.onConflict { event in conflicts.withLock { $0.append(event) } }
+            // The laptop edits first (offline), the phone edits later and pushes first: the
+            // later edit wins (no clock-skew tolerance in this world).
+            try laptop.execute("UPDATE tasks SET title = 'laptop' WHERE id = ?", params: [id])
+            try await Task.sleep(for: .milliseconds(20))
+            try phone.execute("UPDATE tasks SET title = 'phone' WHERE id = ?", params: [id])
+            try await phone.syncNow()
+            try await laptop.syncNow()
+
+            #expect(try laptop.live("tasks") == [id: "phone"])
+            let event = try #require(conflicts.current.first)
+            #expect(event.table == "tasks")
+            #expect(event.recordID == id)
+            #expect(event.clientData?["title"] == "laptop")
+            #expect(event.serverData?["title"] == "phone")
+            #expect(try world.emulator.syncedRow(table: "tasks", id: id)?.values["title"] == .string("phone"))
+            cancel.cancel()
+        }
+    }
+
+    @Test func usersSeeOnlyTheirOwnRows() async throws {
+        try await SyncWorld.run { world in
+            let alice = SyncWorld.newUser()
+            let bob = SyncWorld.newUser()
+            let alicePhone = try world.device("alice", user: alice)
+            let bobPhone = try world.device("bob", user: bob)
+            try await alicePhone.start()
+            try await bobPhone.start()
+            let taskID = UUID().uuidString.lowercased()
+            try alicePhone.writeTransaction { db in
+                try db.execute(sql: "INSERT INTO tasks (id, title, user_id) VALUES (?, 'alice task', ?)", arguments: [taskID, alice])
+                try db.execute(sql: "INSERT INTO comments (id, task_id, body) VALUES (?, ?, 'alice comment')", arguments: [UUID().uuidString, taskID])
+            }
+            // Bob claims Alice's id as the owner: the server forces the owner to Bob.
+            try bobPhone.execute("INSERT INTO tasks (id, title, user_id) VALUES (?, 'bob task', ?)", params: [UUID().uuidString, alice])
+            try await alicePhone.syncNow()
+            try await bobPhone.syncNow()
+            try await alicePhone.syncNow()
+            #expect(try alicePhone.live("tasks").values.sorted() == ["alice task"])
+            #expect(try bobPhone.live("tasks").values.sorted() == ["bob task"])
+            #expect(try bobPhone.live("comments", column: "body").isEmpty)
+            #expect(try bobPhone.queryOne("SELECT user_id FROM tasks")?["user_id"] as String? == bob)
+        }
+    }
+
+    /// A task and its first comment, created offline with the comment written first, both
+    /// arrive: parents' tables are pushed before their children's.
+    @Test func parentsArePushedBeforeChildren() async throws {
+        try await SyncWorld.run { world in
+            let user = SyncWorld.newUser()
+            let phone = try world.device("phone", user: user) { $0.pushBatchSize = 1 }
+            try await phone.start()
+            let taskID = UUID().uuidString.lowercased()
+            try phone.writeTransaction { db in
+                try db.execute(sql: "INSERT INTO comments (id, task_id, body) VALUES (?, ?, 'first!')", arguments: [UUID().uuidString, taskID])
+                try db.execute(sql: "INSERT INTO tasks (id, title, user_id) VALUES (?, 'new task', ?)", arguments: [taskID, user])
+            }
+            try await phone.syncNow()
+            #expect(try phone.pendingChangeCount() == 0)
+            #expect(try world.emulator.syncedRowCount(table: "tasks", userID: user) == 1)
+            #expect(try world.emulator.syncedRowCount(table: "comments") == 1)
+        }
+    }
+
+    @Test func threeDevicesAndAThousandRowsAcrossPages() async throws {
+        try await SyncWorld.run { world in
+            let user = SyncWorld.newUser()
+            let first = try world.device("first", user: user) { $0.pushBatchSize = 100 }
+            try await first.start()
+            let statements = (0..<1_000).map { index in
+                SQLStatement(sql: "INSERT INTO tasks (id, title, user_id, priority) VALUES (?, ?, ?, ?)", params: [UUID().uuidString, "task \(index)", user, index])
+            }
+            #expect(try first.executeBatch(statements) == 1_000)
+            try await first.syncNow()
+            #expect(try world.emulator.syncedRowCount(table: "tasks", userID: user) == 1_000)
+
+            // A new device takes a snapshot in pages of 100; an existing one pulls in pages.
+            let second = try world.device("second", user: user) { $0.snapshotPageSize = 100 }
+            try await second.start()
+            #expect(try second.live("tasks").count == 1_000)
+            try second.execute("UPDATE tasks SET title = 'edited' WHERE priority < 250")
+            try await second.syncNow()
+            let third = try world.device("third", user: user) { $0.pullPageSize = 100 }
+            try await third.start()
+            try await first.syncNow()
+            for device in [first, second, third] {
+                let tasks = try device.live("tasks")
+                #expect(tasks.count == 1_000)
+                #expect(tasks.values.filter { $0 == "edited" }.count == 250)
+            }
+            #expect(world.emulator.requestCount(method: "POST", path: "/sync/pull") >= 3)
+        }
+    }
+}
