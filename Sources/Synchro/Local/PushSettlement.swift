@@ -49,7 +49,14 @@ enum PushSettlement {
             case .rejectedTerminal:
                 if unchanged {
                     try PendingQueue.remove(pending, in: db)
-                    if let server = result.serverVersion { try applier.overwrite(server, in: db) }
+                    if let server = result.serverVersion {
+                        try applier.overwrite(server, in: db)
+                    } else if outgoing.change.operation == .create {
+                        // The server will never have this record (e.g. a comment whose task
+                        // was created and deleted offline): keeping it would leave a row no
+                        // other device has. The app hears of it through `pushRejected`.
+                        try removeLocalRow(of: pending, in: table, db: db)
+                    }
                 } else if current != nil {
                     try rebase(pending, operation: nil, base: nil, in: db)
                 }
@@ -94,6 +101,12 @@ enum PushSettlement {
                 WHERE table_name = ? AND record_id = ?
                 """,
             arguments: [operation, base, pending.table, pending.recordID])
+    }
+
+    private static func removeLocalRow(of pending: PendingChange, in table: LocalTable, db: Database) throws {
+        try db.execute(
+            sql: "DELETE FROM \(table.name.quotedDatabaseIdentifier) WHERE \(table.primaryKey.quotedDatabaseIdentifier) = ?",
+            arguments: [pending.recordID])
     }
 
     /// The server's `updated_at` (or `deleted_at`) on the local row, so the next pull's echo
