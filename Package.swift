@@ -219,7 +219,13 @@ let package = Package(
         ),
         .testTarget(
             name: "SynchroTests",
-            dependencies: ["Synchro", "SelfDBEmulator"]
+            dependencies: ["Synchro", "SelfDBEmulator", "synchro-crash-helper"]
+        ),
+        // The process the Synchro crash test kills with SIGKILL mid-cycle.
+        .executableTarget(
+            name: "synchro-crash-helper",
+            dependencies: ["Synchro"],
+            path: "Tests/SynchroCrashHelper"
         ),
         .testTarget(
             name: "GeneratedCodeTests",
