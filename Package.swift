@@ -156,7 +156,7 @@ let package = Package(
         // MARK: Demo
         .executableTarget(
             name: "selfdb-demo",
-            dependencies: ["SelfDB", "SelfDBCache", "SelfDBEmulator"],
+            dependencies: ["SelfDB", "SelfDBCache", "SelfDBEmulator", "Synchro"],
             plugins: ["SelfDBCodegenPlugin"]
         ),
 

@@ -10,6 +10,7 @@ enum Demo {
             do {
                 try await run(SelfDB(baseURL: target.baseURL, apiKey: target.apiKey))
                 try await OfflineDemo.run(target)
+                try await SyncDemo.run()
                 await target.stop()
                 print("\nDemo finished.")
             } catch {
