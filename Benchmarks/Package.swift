@@ -31,6 +31,7 @@ let package = Package(
         benchmark("RealtimeBenchmarks", folder: "Realtime", products: ["SelfDB", "SelfDBEmulator"], specs: true),
         benchmark("CacheBenchmarks", folder: "Cache", products: ["SelfDB", "SelfDBCache"], specs: true),
         benchmark("StoreBenchmarks", folder: "Store", products: ["SelfDBStore", "CRDTSQLite"]),
+        benchmark("SynchroBenchmarks", folder: "Synchro", products: ["Synchro", "SelfDBEmulator"]),
         .executableTarget(name: "CacheProfile", dependencies: [.product(name: "SelfDB", package: root), .product(name: "SelfDBCache", package: root)], path: "Profile", plugins: [.plugin(name: "SelfDBCodegenPlugin", package: root)]),
     ]
 )

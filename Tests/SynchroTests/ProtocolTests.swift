@@ -196,6 +196,118 @@ struct ProtocolTests {
         }
     }
 
+    /// A table the server does not let clients write: the change is refused for good,
+    /// `syncNow()` says so with the results, and no orphan row stays behind.
+    @Test func refusedChangesArePushRejected() async throws {
+        let readOnly = """
+            tables:
+              Announcement:
+                table: announcements
+                sync: { owner: user_id, push: disabled }
+                columns:
+                  id: { type: uuid, primaryKey: true }
+                  user_id: { type: uuid, nullable: false }
+                  text: text
+                  updated_at: { type: timestamp, nullable: false }
+                  deleted_at: timestamp
+            """
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("synchro-spec-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let spec = directory.appendingPathComponent("announcements.yaml")
+        try readOnly.write(to: spec, atomically: true, encoding: .utf8)
+        try await SyncWorld.run(configure: { $0.syncSpecs.append(spec) }) { world in
+            let user = SyncWorld.newUser()
+            let phone = try world.device("phone", user: user)
+            try await phone.start()
+            let id = UUID().uuidString.lowercased()
+            try phone.execute("INSERT INTO announcements (id, user_id, text) VALUES (?, ?, 'hello')", params: [id, user])
+            try phone.execute("INSERT INTO tasks (id, title, user_id) VALUES (?, 'fine', ?)", params: [UUID().uuidString, user])
+            do {
+                try await phone.syncNow()
+                Issue.record("a read-only table took a write")
+            } catch SynchroError.pushRejected(let results) {
+                #expect(results.map(\.reasonCode) == ["table_read_only"])
+                #expect(results.first?.id.lowercased() == id)
+            }
+            #expect(try phone.pendingChangeCount() == 0)
+            #expect(try phone.query("SELECT * FROM announcements").isEmpty)
+            #expect(try world.emulator.syncedRowCount(table: "tasks", userID: user) == 1, "the rest of the cycle went through")
+            #expect(phone.status == .idle)
+        }
+    }
+
+    @Test func aSchemaThatStillDoesNotMatchIsASchemaMismatch() async throws {
+        try await SyncWorld.run { world in
+            let user = SyncWorld.newUser()
+            let corruption = Locked<[String: String]>([:])
+            let token = world.emulator.syncAccessToken(forUser: user)
+            let client = try SynchroClient(
+                config: SynchroConfig(
+                    dbPath: world.directory.appendingPathComponent("stale.sqlite").path, serverURL: world.emulator.baseURL,
+                    authProvider: { token }, clientID: "stale", appVersion: "1.0.0", syncInterval: 3600, pushDebounce: 3600, maxRetryAttempts: 1),
+                transport: CorruptingTransport(corruption: corruption))
+            defer { try? client.close() }
+            try await client.start()
+            let schema = try #require(world.emulator.syncSchema)
+            corruption.withLock {
+                $0 = ["/sync/pull": #"409 {"code":"schema_mismatch","message":"no","server_schema_version":99,"server_schema_hash":"zz"}"#]
+            }
+            do {
+                try await client.syncNow()
+                Issue.record("synced through a lasting schema mismatch")
+            } catch SynchroError.schemaMismatch(let version, let hash) {
+                // What the client re-fetched: the server's schema as it really is.
+                #expect(version == schema.version)
+                #expect(hash == schema.hash)
+            }
+            #expect(world.emulator.requestCount(method: "GET", path: "/sync/schema") >= 2, "the schema was fetched again")
+        }
+    }
+
+    @Test func timerAndDebounceSyncWithoutBeingAsked() async throws {
+        try await SyncWorld.run { world in
+            let user = SyncWorld.newUser()
+            let writer = try world.device("writer", user: user) { $0.pushDebounce = 0.05 }
+            let reader = try world.device("reader", user: user) { $0.syncInterval = 0.2 }
+            try await writer.start()
+            try await reader.start()
+            let id = UUID().uuidString.lowercased()
+            try writer.execute("INSERT INTO tasks (id, title, user_id) VALUES (?, 'pushed by the debounce', ?)", params: [id, user])
+            try await eventually("the debounce pushed the write") { try world.emulator.syncedRow(table: "tasks", id: id) != nil }
+            try await eventually("the timer pulled it") { try reader.live("tasks")[id] == "pushed by the debounce" }
+        }
+    }
+
+    @Test func overlappingSyncsMerge() async throws {
+        try await SyncWorld.run(configure: { $0.responseLatency = .milliseconds(50) }) { world in
+            let phone = try world.device("phone", user: SyncWorld.newUser())
+            try await phone.start()
+            world.emulator.resetRecordedRequests()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<6 { group.addTask { try await phone.syncNow() } }
+                try await group.waitForAll()
+            }
+            // One cycle, and at most one more for the requests that came while it ran.
+            #expect(world.emulator.requestCount(method: "POST", path: "/sync/pull") <= 2)
+        }
+    }
+
+    @Test func syncNowDuringStartIsNotConnected() async throws {
+        try await SyncWorld.run(configure: { $0.responseLatency = .milliseconds(200) }) { world in
+            let phone = try world.device("phone", user: SyncWorld.newUser())
+            let starting = Task { try await phone.start() }
+            try await Task.sleep(for: .milliseconds(50))
+            do {
+                try await phone.syncNow()
+                Issue.record("synced before registration")
+            } catch SynchroError.notConnected {
+            }
+            try await starting.value
+            try await phone.syncNow()
+        }
+    }
+
     @Test func theNotesErrorsComeWhereItSays() async throws {
         try await SyncWorld.run { world in
             let user = SyncWorld.newUser()
@@ -230,16 +342,22 @@ struct ProtocolTests {
     }
 }
 
-/// A real transport whose answers for some paths are replaced by `body` (status 200): the
-/// network between the client and a server that sends nonsense.
+/// A real transport whose answers for some paths are replaced by `body` (with `status`,
+/// 200 unless given as `"409 {...}"`): the network between the client and a server that
+/// sends nonsense.
 struct CorruptingTransport: HTTPTransport {
     let corruption: Locked<[String: String]>
     let real = URLSessionTransport()
 
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         let (data, response) = try await real.send(request)
-        guard let path = request.url?.path, let body = corruption.current[path] else { return (data, response) }
-        let replaced = HTTPURLResponse(url: response.url ?? URL(fileURLWithPath: "/"), statusCode: 200, httpVersion: "HTTP/1.1", headerFields: ["Content-Type": "application/json"])
+        guard let path = request.url?.path, var body = corruption.current[path] else { return (data, response) }
+        var status = 200
+        if let space = body.firstIndex(of: " "), let code = Int(body[..<space]) {
+            status = code
+            body = String(body[body.index(after: space)...])
+        }
+        let replaced = HTTPURLResponse(url: response.url ?? URL(fileURLWithPath: "/"), statusCode: status, httpVersion: "HTTP/1.1", headerFields: ["Content-Type": "application/json"])
         return (Data(body.utf8), replaced ?? response)
     }
 }

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// HS256 JSON Web Tokens with exactly SelfDB's claims: `sub`, `role`, `exp`.
@@ -13,40 +12,19 @@ struct JSONWebToken: Sendable {
         var expiresAt: Int64
     }
 
-    // SymmetricKey is not Sendable; keeping the bytes and wrapping them per use is cheap.
     private let secret: [UInt8]
-    private var key: SymmetricKey { SymmetricKey(data: secret) }
-    private static let header = Base64URL.encode(Array(#"{"alg":"HS256","typ":"JWT"}"#.utf8))
 
     init(secret: [UInt8]) {
         self.secret = secret
     }
 
     func sign(_ claims: Claims) -> String {
-        let payload: JSONValue = [
-            "sub": .string(claims.subject),
-            "role": .string(claims.role),
-            "exp": .int(claims.expiresAt),
-        ]
-        let signingInput = Self.header + "." + Base64URL.encode(JSONWriter.bytes(payload))
-        let signature = HMAC<SHA256>.authenticationCode(for: Array(signingInput.utf8), using: key)
-        return signingInput + "." + Base64URL.encode(signature)
+        HS256.sign(["sub": .string(claims.subject), "role": .string(claims.role), "exp": .int(claims.expiresAt)], secret: secret)
     }
 
     /// The claims of a well-formed, correctly signed, unexpired token; nil otherwise.
     func verify(_ token: String, now: Date) -> Claims? {
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3,
-            let headerBytes = Base64URL.decode(parts[0]),
-            let payloadBytes = Base64URL.decode(parts[1]),
-            let signature = Base64URL.decode(parts[2])
-        else { return nil }
-        let signingInput = Array("\(parts[0]).\(parts[1])".utf8)
-        guard HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: signingInput, using: key) else {
-            return nil
-        }
-        guard let header = try? JSONParser.parse(headerBytes), header["alg"]?.stringValue == "HS256",
-            let payload = try? JSONParser.parse(payloadBytes),
+        guard let payload = HS256.verifiedClaims(token, secret: secret),
             let subject = payload["sub"]?.stringValue,
             let expiresAt = payload["exp"]?.intValue
         else { return nil }

@@ -24,7 +24,7 @@ struct RecordApplier {
 
     /// Upserts a pulled or snapshot record, unless a pending change or a newer local row
     /// keeps it out. Records of tables the client does not sync are skipped.
-    func merge(_ record: Record, in db: Database) throws {
+    func merge(_ record: SyncRecord, in db: Database) throws {
         guard let table = schema.table(record.tableName), let sql = statements[table.name] else { return }
         var arguments = values(of: record, in: table)
         arguments.append(record.id.lowercased().databaseValue)
@@ -32,7 +32,7 @@ struct RecordApplier {
     }
 
     /// Writes the server's version over the local row: a conflict the server won.
-    func overwrite(_ record: Record, in db: Database) throws {
+    func overwrite(_ record: SyncRecord, in db: Database) throws {
         guard let table = schema.table(record.tableName), let sql = statements[table.name] else { return }
         try db.cachedStatement(sql: sql.overwrite).execute(arguments: StatementArguments(values(of: record, in: table)))
     }
@@ -56,7 +56,7 @@ struct RecordApplier {
 
     /// The column values of `record`, in the table's column order: the data by logical type,
     /// the record's own id, `updated_at` and `deleted_at` where the data lacks them.
-    private func values(of record: Record, in table: LocalTable) -> [DatabaseValue] {
+    private func values(of record: SyncRecord, in table: LocalTable) -> [DatabaseValue] {
         table.columns.map { column in
             if column.name == table.updatedAt { return record.updatedAt.databaseValue }
             if column.name == table.deletedAt { return record.deletedAt?.databaseValue ?? .null }

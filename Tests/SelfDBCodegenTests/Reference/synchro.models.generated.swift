@@ -293,17 +293,18 @@ public struct RegisterResponse: Codable, Hashable, Sendable, Identifiable {
     }
 }
 
-/// A full row as the server holds it. Its timestamps stay the server's exact text: the
+/// A full row as the server holds it. (Not `Record`: GRDB, which Synchro re-exports, has
+/// a `Record` class.) Its timestamps stay the server's exact text: the
 /// client stores them and sends them back as `base_updated_at`, and a value rounded on
 /// the way through a `Date` would no longer equal the server's.
-public struct Record: Codable, Hashable, Sendable, Identifiable {
+public struct SyncRecord: Codable, Hashable, Sendable, Identifiable {
     public var id: String
     public var tableName: String
     public var data: [String: JSONValue]
     public var updatedAt: String
     public var deletedAt: String?
 
-    /// Creates a `Record`.
+    /// Creates a `SyncRecord`.
     public init(id: String, tableName: String, data: [String: JSONValue], updatedAt: String, deletedAt: String? = nil) {
         self.id = id
         self.tableName = tableName
@@ -406,7 +407,7 @@ public struct PullRequest: Codable, Hashable, Sendable {
 }
 
 public struct PullResponse: Codable, Hashable, Sendable {
-    public var changes: [Record]
+    public var changes: [SyncRecord]
     public var deletes: [DeletedRecord]
     public var checkpoint: Int64
     public var hasMore: Bool
@@ -417,7 +418,7 @@ public struct PullResponse: Codable, Hashable, Sendable {
     public var schemaHash: String
 
     /// Creates a `PullResponse`.
-    public init(changes: [Record], deletes: [DeletedRecord], checkpoint: Int64, hasMore: Bool, snapshotRequired: Bool = false, snapshotReason: SnapshotReason? = nil, bucketUpdates: BucketUpdates? = nil, schemaVersion: Int64, schemaHash: String) {
+    public init(changes: [SyncRecord], deletes: [DeletedRecord], checkpoint: Int64, hasMore: Bool, snapshotRequired: Bool = false, snapshotReason: SnapshotReason? = nil, bucketUpdates: BucketUpdates? = nil, schemaVersion: Int64, schemaHash: String) {
         self.changes = changes
         self.deletes = deletes
         self.checkpoint = checkpoint
@@ -443,7 +444,7 @@ public struct PullResponse: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.changes = try container.decode([Record].self, forKey: .changes)
+        self.changes = try container.decode([SyncRecord].self, forKey: .changes)
         self.deletes = try container.decode([DeletedRecord].self, forKey: .deletes)
         self.checkpoint = try container.decode(Int64.self, forKey: .checkpoint)
         self.hasMore = try container.decode(Bool.self, forKey: .hasMore)
@@ -575,12 +576,12 @@ public struct PushResult: Codable, Hashable, Sendable, Identifiable {
     public var status: PushStatus
     public var reasonCode: String?
     public var message: String?
-    public var serverVersion: Record?
+    public var serverVersion: SyncRecord?
     public var serverUpdatedAt: String?
     public var serverDeletedAt: String?
 
     /// Creates a `PushResult`.
-    public init(id: String, tableName: String, operation: PushOperation, status: PushStatus, reasonCode: String? = nil, message: String? = nil, serverVersion: Record? = nil, serverUpdatedAt: String? = nil, serverDeletedAt: String? = nil) {
+    public init(id: String, tableName: String, operation: PushOperation, status: PushStatus, reasonCode: String? = nil, message: String? = nil, serverVersion: SyncRecord? = nil, serverUpdatedAt: String? = nil, serverDeletedAt: String? = nil) {
         self.id = id
         self.tableName = tableName
         self.operation = operation
@@ -678,7 +679,7 @@ public struct SnapshotRequest: Codable, Hashable, Sendable {
 }
 
 public struct SnapshotResponse: Codable, Hashable, Sendable {
-    public var records: [Record]
+    public var records: [SyncRecord]
     /// Absent on the last page.
     public var cursor: SnapshotCursor?
     public var checkpoint: Int64
@@ -687,7 +688,7 @@ public struct SnapshotResponse: Codable, Hashable, Sendable {
     public var schemaHash: String
 
     /// Creates a `SnapshotResponse`.
-    public init(records: [Record], cursor: SnapshotCursor? = nil, checkpoint: Int64, hasMore: Bool, schemaVersion: Int64, schemaHash: String) {
+    public init(records: [SyncRecord], cursor: SnapshotCursor? = nil, checkpoint: Int64, hasMore: Bool, schemaVersion: Int64, schemaHash: String) {
         self.records = records
         self.cursor = cursor
         self.checkpoint = checkpoint

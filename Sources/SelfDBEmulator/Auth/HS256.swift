@@ -1,7 +1,7 @@
 import Crypto
 
-/// Compact HS256 JWTs with arbitrary claims (the emulator's own ``JSONWebToken`` knows only
-/// SelfDB's three).
+/// Compact HS256 JWTs with arbitrary claims: the signing and checking under the emulator's
+/// own tokens (``JSONWebToken``) and the external tokens the Synchro server accepts.
 enum HS256 {
     private static let header = Base64URL.encode(Array(#"{"alg":"HS256","typ":"JWT"}"#.utf8))
 

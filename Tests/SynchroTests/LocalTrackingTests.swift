@@ -1,0 +1,103 @@
+import Foundation
+@_spi(Testing) @testable import Synchro
+import Testing
+
+/// The triggers and the local pieces, without a server: a schema installed by hand.
+@Suite("Local change tracking")
+struct LocalTrackingTests {
+    static func client() throws -> (SynchroClient, URL) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("synchro-local-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let client = try SynchroClient(
+            config: SynchroConfig(
+                dbPath: directory.appendingPathComponent("local.sqlite").path, serverURL: URL(fileURLWithPath: "/"), authProvider: { "" },
+                clientID: "local", appVersion: "1.0.0"))
+        let columns: [(String, LogicalType)] = [("id", .string), ("title", .string), ("done", .boolean), ("updated_at", .datetime), ("deleted_at", .datetime)]
+        try client.installSchema(
+            version: 1, hash: "h",
+            tables: [
+                SyncTable(
+                    tableName: "tasks", pushPolicy: .ownerOnly, primaryKey: ["id"],
+                    columns: columns.map { SyncColumn(name: $0.0, dbType: "text", logicalType: $0.1, nullable: true, defaultKind: $0.0 == "done" ? .portable : .none, sqliteDefaultSql: $0.0 == "done" ? "0" : nil, isPrimaryKey: $0.0 == "id") })
+            ])
+        return (client, directory)
+    }
+
+    static func pending(_ client: SynchroClient) throws -> [String: String] {
+        var result: [String: String] = [:]
+        for row in try client.query("SELECT record_id, operation, base_updated_at FROM _synchro_pending") {
+            result[row["record_id"]] = (row["operation"] as String) + ((row["base_updated_at"] as String?).map { "@\($0)" } ?? "")
+        }
+        return result
+    }
+
+    @Test func writesCoalesceIntoOnePendingChangePerRecord() throws {
+        let (client, directory) = try Self.client()
+        defer { try? client.close(); try? FileManager.default.removeItem(at: directory) }
+        try client.execute("INSERT INTO tasks (id, title) VALUES ('A', 'a'), ('b', 'b'), ('c', 'c')")
+        #expect(try client.queryOne("SELECT done FROM tasks WHERE id = 'a'")?["done"] as Int64? == 0, "the portable default")
+        try client.execute("UPDATE tasks SET title = 'a2' WHERE id = 'a'")
+        try client.execute("DELETE FROM tasks WHERE id = 'b'")
+        #expect(try Self.pending(client) == ["a": "create", "c": "create"], "create+update = create, create+delete = nothing")
+
+        // Records the server knows (applied under the sync lock, so not pending).
+        try client.applyPulledRecords([
+            SyncRecord(id: "s1", tableName: "tasks", data: ["title": "server"], updatedAt: "2026-01-01T00:00:00.000Z"),
+            SyncRecord(id: "s2", tableName: "tasks", data: ["title": "server"], updatedAt: "2026-01-01T00:00:00.000Z"),
+        ])
+        #expect(try Self.pending(client).count == 2)
+        try client.execute("UPDATE tasks SET title = 'x' WHERE id = 's1'")
+        try client.execute("UPDATE tasks SET title = 'y', updated_at = '2026-02-02T00:00:00.000Z' WHERE id = 's1'")
+        try client.execute("UPDATE tasks SET deleted_at = '2026-03-03T00:00:00.000Z' WHERE id = 's2'")
+        let pending = try Self.pending(client)
+        #expect(pending["s1"] == "update@2026-01-01T00:00:00.000Z", "the earliest base")
+        #expect(pending["s2"] == "delete@2026-01-01T00:00:00.000Z", "a soft delete is a delete")
+        try client.execute("UPDATE tasks SET deleted_at = NULL WHERE id = 's2'")
+        #expect(try Self.pending(client)["s2"] == "update@2026-01-01T00:00:00.000Z", "delete then un-delete = update")
+        #expect(try client.pendingChangeCount() == 4)
+    }
+
+    @Test func pulledRecordsRespectPendingAndNewerRows() throws {
+        let (client, directory) = try Self.client()
+        defer { try? client.close(); try? FileManager.default.removeItem(at: directory) }
+        try client.applyPulledRecords([
+            SyncRecord(id: "k", tableName: "tasks", data: ["title": "v1", "done": .bool(true)], updatedAt: "2026-01-01T00:00:00.5Z"),
+            SyncRecord(id: "gone", tableName: "elsewhere", data: [:], updatedAt: "2026-01-01T00:00:00Z"),
+        ])
+        #expect(try client.queryOne("SELECT title, done FROM tasks WHERE id = 'k'").map { [$0["title"] as String, String($0["done"] as Int64)] } == ["v1", "1"])
+        // An older version does not replace a newer one; fractional digits compare by value.
+        try client.applyPulledRecords([SyncRecord(id: "k", tableName: "tasks", data: ["title": "old"], updatedAt: "2026-01-01T00:00:00.49999Z")])
+        #expect(try client.queryOne("SELECT title FROM tasks WHERE id = 'k'")?["title"] as String? == "v1")
+        try client.applyPulledRecords([SyncRecord(id: "K", tableName: "tasks", data: ["title": "v2"], updatedAt: "2026-01-01T00:00:00.500001Z")])
+        #expect(try client.query("SELECT title FROM tasks").map { $0["title"] as String } == ["v2"], "same record whatever the case")
+        // A pending local edit is never overwritten by a pull.
+        try client.execute("UPDATE tasks SET title = 'mine' WHERE id = 'k'")
+        try client.applyPulledRecords([SyncRecord(id: "k", tableName: "tasks", data: ["title": "theirs"], updatedAt: "2027-01-01T00:00:00Z")])
+        #expect(try client.queryOne("SELECT title FROM tasks WHERE id = 'k'")?["title"] as String? == "mine")
+    }
+
+    @Test func backoffFollowsTheProtocol() {
+        for attempt in 1...8 {
+            let base = min(pow(2, Double(attempt - 1)), 16)
+            let delay = Backoff.delay(afterAttempt: attempt, retryAfter: nil)
+            #expect(delay >= base && delay <= base * 1.5, "attempt \(attempt): \(delay)")
+        }
+        #expect(Backoff.delay(afterAttempt: 3, retryAfter: 7) == 7)
+    }
+
+    @Test func serverSchemasAreCheckedBeforeTouchingTheDatabase() {
+        #expect(LocalTable.literalDefault("'it''s'") == "'it''s'")
+        #expect(LocalTable.literalDefault("-2.5") == "-2.5")
+        #expect(LocalTable.literalDefault("now()") == nil)
+        #expect(LocalTable.literalDefault("'a'); DROP TABLE x; --") == nil)
+        let bad = SyncTable(tableName: "t", pushPolicy: .ownerOnly, columns: [SyncColumn(name: "a", dbType: "text", logicalType: .string, nullable: true)])
+        #expect(throws: SynchroError.self) { try LocalTable(bad) }
+        let parent = SyncTable(tableName: "p", pushPolicy: .ownerOnly, columns: Self.columns)
+        let child = SyncTable(tableName: "c", pushPolicy: .ownerOnly, parentTable: "p", parentFkCol: "id", dependencies: ["p"], columns: Self.columns)
+        let grandchild = SyncTable(tableName: "g", pushPolicy: .ownerOnly, dependencies: ["c"], columns: Self.columns)
+        let schema = try? LocalSchema(version: 1, hash: "h", tables: [grandchild, child, parent])
+        #expect(schema?.pushRank == ["p": 0, "c": 1, "g": 2])
+    }
+
+    static let columns = ["id", "updated_at", "deleted_at"].map { SyncColumn(name: $0, dbType: "text", logicalType: .string, nullable: true) }
+}
