@@ -33,6 +33,18 @@ let benchmarks: @Sendable () -> Void = {
         try pool.close()
     }
 
+    Benchmark("GRDB: 10,000 inserts into a table with Synchro's triggers") { benchmark in
+        let device = try LocalDevice()
+        let path = device.client.config.dbPath
+        try device.client.close()
+        let pool = try DatabasePool(path: path)
+        benchmark.startMeasurement()
+        try pool.write { db in try TaskRows.insert(rows, in: db) }
+        benchmark.stopMeasurement()
+        try pool.close()
+        device.close()
+    }
+
     Benchmark("Synchro: apply 10,000 pulled records") { benchmark in
         let device = try LocalDevice()
         let records = TaskRows.records(rows)

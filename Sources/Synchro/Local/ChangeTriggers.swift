@@ -39,7 +39,7 @@ enum ChangeTriggers {
                 CREATE TRIGGER \(names[0].quotedDatabaseIdentifier) AFTER INSERT ON \(quoted)
                 WHEN NOT EXISTS (SELECT 1 FROM _synchro_lock)
                 BEGIN
-                    \(record(table, id: "NEW.\(key)", operation: "'create'", base: "NULL"))
+                    \(record(table, id: "NEW.\(key)", operation: "'create'", base: "NULL", canCancel: false))
                 END;
                 CREATE TRIGGER \(names[1].quotedDatabaseIdentifier) AFTER UPDATE ON \(quoted)
                 WHEN NOT EXISTS (SELECT 1 FROM _synchro_lock)
@@ -58,14 +58,15 @@ enum ChangeTriggers {
                 """)
     }
 
-    /// The statements a trigger runs: upsert the pending row, then remove it when a create
-    /// and a delete cancelled out.
-    private static func record(_ table: LocalTable, id: String, operation: String, base: String) -> String {
+    /// The statements a trigger runs: upsert the pending row, then — for writes that can
+    /// cancel a create — remove it when a create and a delete cancelled out.
+    private static func record(_ table: LocalTable, id: String, operation: String, base: String, canCancel: Bool = true) -> String {
         let name = table.name.quotedLiteral
+        let cancel = canCancel
+            ? "DELETE FROM _synchro_pending WHERE table_name = \(name) AND record_id = lower(\(id)) AND operation = '__drop';" : ""
         return """
-            INSERT INTO _synchro_pending (table_name, record_id, operation, base_updated_at, client_updated_at, seq)
-                VALUES (\(name), lower(\(id)), \(operation), \(base), strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),
-                        (SELECT IFNULL(MAX(seq), 0) + 1 FROM _synchro_pending))
+            INSERT INTO _synchro_pending (table_name, record_id, operation, base_updated_at, client_updated_at)
+                VALUES (\(name), lower(\(id)), \(operation), \(base), strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
                 ON CONFLICT (table_name, record_id) DO UPDATE SET
                     operation = CASE
                         WHEN operation = 'create' AND excluded.operation = 'delete'
@@ -76,8 +77,8 @@ enum ChangeTriggers {
                     base_updated_at = CASE WHEN operation = 'create' THEN NULL
                         ELSE COALESCE(base_updated_at, excluded.base_updated_at) END,
                     client_updated_at = excluded.client_updated_at,
-                    seq = excluded.seq;
-            DELETE FROM _synchro_pending WHERE table_name = \(name) AND record_id = lower(\(id)) AND operation = '__drop';
+                    seq = (SELECT MAX(seq) + 1 FROM _synchro_pending);
+            \(cancel)
             """
     }
 }

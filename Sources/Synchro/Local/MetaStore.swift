@@ -27,19 +27,20 @@ enum MetaStore {
             sql: """
                 CREATE TABLE IF NOT EXISTS _synchro_meta (key TEXT PRIMARY KEY NOT NULL, value TEXT);
                 CREATE TABLE IF NOT EXISTS _synchro_pending (
+                    -- The rowid, so a new pending row takes max + 1 at the table's end with
+                    -- no index of its own to maintain. Every local write of the record moves
+                    -- it to a new max; a push settles a row only if it still has the seq
+                    -- that was sent (inflight_seq), so an edit made while the push was in
+                    -- flight is pushed next instead of being lost.
+                    seq INTEGER PRIMARY KEY,
                     table_name TEXT NOT NULL,
                     record_id TEXT NOT NULL,
-                    operation TEXT NOT NULL CHECK (operation IN ('create', 'update', 'delete', '__drop')),
+                    operation TEXT NOT NULL,
                     base_updated_at TEXT,
                     client_updated_at TEXT NOT NULL,
-                    -- Bumped by every local write of the record; a push settles a row only if
-                    -- it still has the seq that was sent (inflight_seq), so an edit made while
-                    -- the push was in flight is pushed next instead of being lost.
-                    seq INTEGER NOT NULL,
                     inflight_seq INTEGER,
-                    PRIMARY KEY (table_name, record_id)
-                ) WITHOUT ROWID;
-                CREATE INDEX IF NOT EXISTS _synchro_pending_seq ON _synchro_pending (seq);
+                    UNIQUE (table_name, record_id)
+                );
                 -- Holds one row while server data is applied, inside the same transaction,
                 -- so the change triggers stand down.
                 CREATE TABLE IF NOT EXISTS _synchro_lock (locked INTEGER NOT NULL);
