@@ -157,9 +157,15 @@ enum EndToEnd {
                 try statement.execute(arguments: [UUID().uuidString, "task \(index)", user, index % 2, index])
             }
         }
+        let clock = ContinuousClock()
+        let t0 = clock.now
         try await a.syncNow()
+        let t1 = clock.now
         try await b.syncNow()
         benchmark.stopMeasurement()
+        if ProcessInfo.processInfo.environment["SYNCHRO_BENCH_PHASES"] != nil {
+            print("push \(t1 - t0), pull \(clock.now - t1)")
+        }
         let arrived = try b.queryOne("SELECT COUNT(*) AS n FROM tasks")?["n"] as Int64?
         precondition(arrived == Int64(rows), "device B has \(arrived ?? 0) of \(rows) rows")
         try a.close()

@@ -17,7 +17,8 @@ struct OutgoingChange: Sendable {
     var change: PushChange
 }
 
-/// Reads the pending changes in push order and turns them into push requests.
+/// Reads the pending changes in push order and turns them into push requests. Statements
+/// that run once per change are cached: compiling them each time cost more than running them.
 enum PendingQueue {
     static func count(in db: Database) throws -> Int {
         try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM _synchro_pending") ?? 0
@@ -49,10 +50,8 @@ enum PendingQueue {
     static func prepare(_ keys: ArraySlice<(table: String, id: String)>, schema: LocalSchema, in db: Database) throws -> [OutgoingChange] {
         var outgoing: [OutgoingChange] = []
         for key in keys {
-            guard
-                let row = try Row.fetchOne(
-                    db, sql: "SELECT * FROM _synchro_pending WHERE table_name = ? AND record_id = ?", arguments: [key.table, key.id])
-            else { continue }
+            let select = try db.cachedStatement(sql: "SELECT * FROM _synchro_pending WHERE table_name = ? AND record_id = ?")
+            guard let row = try Row.fetchOne(select, arguments: [key.table, key.id]) else { continue }
             let pending = PendingChange(
                 table: row["table_name"], recordID: row["record_id"], operation: row["operation"], base: row["base_updated_at"],
                 clientUpdatedAt: row["client_updated_at"], seq: row["seq"])
@@ -70,9 +69,8 @@ enum PendingQueue {
                 }
                 data = local
             }
-            try db.execute(
-                sql: "UPDATE _synchro_pending SET inflight_seq = seq WHERE table_name = ? AND record_id = ?",
-                arguments: [pending.table, pending.recordID])
+            try db.cachedStatement(sql: "UPDATE _synchro_pending SET inflight_seq = seq WHERE table_name = ? AND record_id = ?")
+                .execute(arguments: [pending.table, pending.recordID])
             let change = PushChange(
                 id: pending.recordID, tableName: pending.table, operation: operation, data: data,
                 clientUpdatedAt: pending.clientUpdatedAt, baseUpdatedAt: pending.base)
@@ -84,11 +82,9 @@ enum PendingQueue {
     /// The local row as push data: every synced column by its logical type, the key (and a
     /// text parent key) in lower case, as the server keeps ids.
     static func localRow(of id: String, in table: LocalTable, db: Database) throws -> [String: JSONValue]? {
-        guard
-            let row = try Row.fetchOne(
-                db, sql: "SELECT * FROM \(table.name.quotedDatabaseIdentifier) WHERE \(table.primaryKey.quotedDatabaseIdentifier) = ?",
-                arguments: [id])
-        else { return nil }
+        let select = try db.cachedStatement(
+            sql: "SELECT * FROM \(table.name.quotedDatabaseIdentifier) WHERE \(table.primaryKey.quotedDatabaseIdentifier) = ?")
+        guard let row = try Row.fetchOne(select, arguments: [id]) else { return nil }
         var data: [String: JSONValue] = [:]
         for column in table.columns {
             var value = ValueConversion.json(row[column.name] ?? DatabaseValue.null, as: column.logicalType)
@@ -101,8 +97,8 @@ enum PendingQueue {
     }
 
     static func remove(_ pending: PendingChange, in db: Database) throws {
-        try db.execute(
-            sql: "DELETE FROM _synchro_pending WHERE table_name = ? AND record_id = ?", arguments: [pending.table, pending.recordID])
+        try db.cachedStatement(sql: "DELETE FROM _synchro_pending WHERE table_name = ? AND record_id = ?")
+            .execute(arguments: [pending.table, pending.recordID])
     }
 }
 

@@ -74,10 +74,8 @@ enum PushSettlement {
     }
 
     private static func currentSeqAndOperation(of pending: PendingChange, in db: Database) throws -> (seq: Int64, operation: String)? {
-        try Row.fetchOne(
-            db, sql: "SELECT seq, operation FROM _synchro_pending WHERE table_name = ? AND record_id = ?",
-            arguments: [pending.table, pending.recordID]
-        ).map { ($0["seq"], $0["operation"]) }
+        let select = try db.cachedStatement(sql: "SELECT seq, operation FROM _synchro_pending WHERE table_name = ? AND record_id = ?")
+        return try Row.fetchOne(select, arguments: [pending.table, pending.recordID]).map { ($0["seq"], $0["operation"]) }
     }
 
     /// What a record edited during the push must do next, now that the sent operation
@@ -94,19 +92,19 @@ enum PushSettlement {
     /// Keeps the pending row for the next push: out of flight, with a new base (and
     /// operation) when given.
     private static func rebase(_ pending: PendingChange, operation: String?, base: String?, in db: Database) throws {
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 UPDATE _synchro_pending SET inflight_seq = NULL,
                     operation = COALESCE(?, operation), base_updated_at = COALESCE(?, base_updated_at)
                 WHERE table_name = ? AND record_id = ?
-                """,
-            arguments: [operation, base, pending.table, pending.recordID])
+                """
+        ).execute(arguments: [operation, base, pending.table, pending.recordID])
     }
 
     private static func removeLocalRow(of pending: PendingChange, in table: LocalTable, db: Database) throws {
-        try db.execute(
-            sql: "DELETE FROM \(table.name.quotedDatabaseIdentifier) WHERE \(table.primaryKey.quotedDatabaseIdentifier) = ?",
-            arguments: [pending.recordID])
+        try db.cachedStatement(
+            sql: "DELETE FROM \(table.name.quotedDatabaseIdentifier) WHERE \(table.primaryKey.quotedDatabaseIdentifier) = ?"
+        ).execute(arguments: [pending.recordID])
     }
 
     /// The server's `updated_at` (or `deleted_at`) on the local row, so the next pull's echo
@@ -114,9 +112,9 @@ enum PushSettlement {
     private static func writeServerTimestamp(_ timestamp: String?, for outgoing: OutgoingChange, in table: LocalTable, db: Database) throws {
         guard let timestamp else { return }
         let column = outgoing.change.operation == .delete ? table.deletedAt : table.updatedAt
-        try db.execute(
+        try db.cachedStatement(
             sql: "UPDATE \(table.name.quotedDatabaseIdentifier) SET \(column.quotedDatabaseIdentifier) = ? "
-                + "WHERE \(table.primaryKey.quotedDatabaseIdentifier) = ?",
-            arguments: [timestamp, outgoing.pending.recordID])
+                + "WHERE \(table.primaryKey.quotedDatabaseIdentifier) = ?"
+        ).execute(arguments: [timestamp, outgoing.pending.recordID])
     }
 }

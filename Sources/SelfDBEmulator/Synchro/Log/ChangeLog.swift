@@ -18,9 +18,8 @@ enum ChangeLog {
     }
 
     static func append(_ operation: Operation, table: String, recordID: String, owner: String, in db: Database) throws {
-        try db.execute(
-            sql: "INSERT INTO _synchro_changelog (table_name, record_id, op, owner_id, created_at) VALUES (?, ?, ?, ?, ?)",
-            arguments: [table, recordID, operation.rawValue, owner, SyncTimestamp.now().text])
+        try db.cachedStatement(sql: "INSERT INTO _synchro_changelog (table_name, record_id, op, owner_id, created_at) VALUES (?, ?, ?, ?, ?)")
+            .execute(arguments: [table, recordID, operation.rawValue, owner, SyncTimestamp.now().text])
     }
 
     /// The owner's entries after `checkpoint`, oldest first, at most `limit`.
