@@ -123,7 +123,7 @@ struct ConvergenceTests {
             let first = try world.device("first", user: user) { $0.pushBatchSize = 100 }
             try await first.start()
             let statements = (0..<1_000).map { index in
-                SQLStatement(sql: "INSERT INTO tasks (id, title, user_id, priority) VALUES (?, ?, ?, ?)", params: [UUID().uuidString, "task \(index)", user, index])
+                SQLStatement(sql: "INSERT INTO tasks (id, title, user_id, priority) VALUES (?, ?, ?, ?)", params: [UUID().uuidString, "task " + String(index), user, index])
             }
             #expect(try first.executeBatch(statements) == 1_000)
             try await first.syncNow()

@@ -293,6 +293,26 @@ struct ProtocolTests {
         }
     }
 
+    @Test func stopDuringACycleStaysStopped() async throws {
+        try await SyncWorld.run(configure: { $0.responseLatency = .milliseconds(200) }) { world in
+            let user = SyncWorld.newUser()
+            let phone = try world.device("phone", user: user)
+            try await phone.start()
+            try phone.execute("INSERT INTO tasks (id, title, user_id) VALUES (?, 'x', ?)", params: [UUID().uuidString, user])
+            let cycle = Task { try await phone.syncNow() }
+            try await Task.sleep(for: .milliseconds(50))
+            phone.stop()
+            _ = try? await cycle.value
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(phone.status == .stopped)
+            await #expect(throws: SynchroError.self) { try await phone.syncNow() }
+            // Nothing was lost by the interruption.
+            try await phone.start()
+            #expect(try phone.pendingChangeCount() == 0)
+            #expect(try world.emulator.syncedRowCount(table: "tasks", userID: user) == 1)
+        }
+    }
+
     @Test func syncNowDuringStartIsNotConnected() async throws {
         try await SyncWorld.run(configure: { $0.responseLatency = .milliseconds(200) }) { world in
             let phone = try world.device("phone", user: SyncWorld.newUser())

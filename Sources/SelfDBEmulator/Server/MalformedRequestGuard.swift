@@ -58,7 +58,8 @@ private final class ParseErrorResponder: ChannelInboundHandler, RemovableChannel
         answered = true
         if let socketEnd = try? context.pipeline.syncOperations.context(handlerType: SocketEnd.self) {
             let bytes = socketEnd.channel.allocator.buffer(string: Self.answer)
-            socketEnd.writeAndFlush(NIOAny(bytes)).whenComplete { _ in
+            // On the channel's event loop already (this is a handler callback).
+            socketEnd.writeAndFlush(NIOAny(bytes)).assumeIsolated().whenComplete { _ in
                 context.close(promise: nil)
             }
         } else {

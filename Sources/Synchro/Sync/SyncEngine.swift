@@ -16,6 +16,9 @@ final class SyncEngine: Sendable {
         var timer: Task<Void, Never>?
         var debounce: Task<Void, Never>?
         var cycle: Task<Void, any Error>?
+        /// Which cycle task `cycle` is, so a cancelled one winding down after a restart
+        /// does not clear its successor.
+        var cycleGeneration = 0
         /// A cycle was asked for while one ran: run another when it ends (overlapping
         /// requests merge into at most one more cycle).
         var rerun = false
@@ -47,9 +50,11 @@ final class SyncEngine: Sendable {
 
     var status: SyncStatus { state.current.status }
 
-    func setStatus(_ status: SyncStatus) {
+    /// Reports `status`; a cycle's statuses only while sync runs, so a cycle winding down
+    /// after `stop()` does not overwrite `stopped`.
+    func setStatus(_ status: SyncStatus, fromCycle: Bool = false) {
         let changed = state.withLock { state -> Bool in
-            guard state.status != status else { return false }
+            guard state.status != status, !fromCycle || state.phase == .running else { return false }
             state.status = status
             return true
         }
@@ -138,7 +143,9 @@ final class SyncEngine: Sendable {
                 state.rerun = true
                 return running
             }
-            let task = Task { try await self.runCycles() }
+            state.cycleGeneration += 1
+            let generation = state.cycleGeneration
+            let task = Task { try await self.runCycles(generation: generation) }
             state.cycle = task
             return task
         }
@@ -147,8 +154,12 @@ final class SyncEngine: Sendable {
     }
 
     /// Cycles until nobody asked for another meanwhile.
-    private func runCycles() async throws {
-        defer { state.withLock { $0.cycle = nil } }
+    private func runCycles(generation: Int) async throws {
+        defer {
+            state.withLock { state in
+                if state.cycleGeneration == generation { state.cycle = nil }
+            }
+        }
         while true {
             state.withLock { $0.rerun = false }
             try await cycleWithRetries()
@@ -165,23 +176,26 @@ final class SyncEngine: Sendable {
         var attempt = 0
         while true {
             attempt += 1
-            setStatus(.syncing)
+            try Task.checkCancellation()
+            setStatus(.syncing, fromCycle: true)
             do {
                 try await cycleOnce()
-                setStatus(.idle)
+                setStatus(.idle, fromCycle: true)
                 return
             } catch let error as SynchroError where isPushRejection(error) {
-                setStatus(.idle)
+                setStatus(.idle, fromCycle: true)
                 throw error
             } catch {
-                if error is CancellationError { throw error }
+                // Stopped: a cancelled request may surface as a URL error; either way the
+                // status is `stopped` and stays so.
+                if error is CancellationError || Task.isCancelled { throw CancellationError() }
                 if case .retryable(let retryAfter) = FailureKind(error), attempt < attempts {
                     let delay = Backoff.delay(afterAttempt: attempt, retryAfter: retryAfter)
-                    setStatus(.error(retryAt: Date().addingTimeInterval(delay)))
+                    setStatus(.error(retryAt: Date().addingTimeInterval(delay)), fromCycle: true)
                     try await Task.sleep(for: .seconds(delay))
                     continue
                 }
-                setStatus(.error(retryAt: nil))
+                setStatus(.error(retryAt: nil), fromCycle: true)
                 throw SynchroError.from(error, appVersion: config.appVersion)
             }
         }
