@@ -161,9 +161,14 @@ let package = Package(
         ),
 
         // MARK: Tests
+        // What several test targets share: a seedable generator, the helper-process locator.
+        .target(
+            name: "SelfDBTestSupport",
+            path: "Tests/SelfDBTestSupport"
+        ),
         .testTarget(
             name: "SelfDBSpecTests",
-            dependencies: ["SelfDBSpec"],
+            dependencies: ["SelfDBSpec", "SelfDBTestSupport"],
             exclude: ["Fixtures"]
         ),
         .testTarget(
@@ -192,7 +197,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CRDTSQLiteTests",
-            dependencies: ["CRDTSQLite", "crdt-crash-writer"]
+            dependencies: ["CRDTSQLite", "crdt-crash-writer", "SelfDBTestSupport"]
         ),
         // The process the CRDT crash test kills with SIGKILL mid-stream.
         .executableTarget(
@@ -207,7 +212,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SelfDBCacheTests",
-            dependencies: ["SelfDBCache", "SelfDB", "SelfDBEmulator", "SelfDBStore", "selfdb-cache-crash-helper"],
+            dependencies: ["SelfDBCache", "SelfDB", "SelfDBEmulator", "SelfDBStore", "selfdb-cache-crash-helper", "SelfDBTestSupport"],
             plugins: ["SelfDBCodegenPlugin"]
         ),
         // The process the cache's crash test kills with SIGKILL.
@@ -219,7 +224,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SynchroTests",
-            dependencies: ["Synchro", "SelfDBEmulator", "synchro-crash-helper"]
+            dependencies: ["Synchro", "SelfDBEmulator", "synchro-crash-helper", "SelfDBTestSupport"]
         ),
         // The process the Synchro crash test kills with SIGKILL mid-cycle.
         .executableTarget(

@@ -1,5 +1,6 @@
 import CRDTSQLite
 import Foundation
+import SelfDBTestSupport
 import Testing
 
 extension CRDTSuite {
@@ -59,17 +60,6 @@ extension CRDTSuite {
         }
 
         /// The writer executable, built next to the test bundle.
-        static var writerURL: URL? {
-            let starts = [Bundle.main.executableURL, URL(fileURLWithPath: CommandLine.arguments[0])].compactMap { $0 }
-            for start in starts {
-                var directory = start.deletingLastPathComponent()
-                for _ in 0..<4 {
-                    let candidate = directory.appendingPathComponent("crdt-crash-writer")
-                    if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-                    directory = directory.deletingLastPathComponent()
-                }
-            }
-            return nil
-        }
+        static var writerURL: URL? { TestExecutables.url(named: "crdt-crash-writer") }
     }
 }

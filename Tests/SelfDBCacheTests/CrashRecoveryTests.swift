@@ -1,6 +1,7 @@
 import Foundation
 import SelfDB
 import SelfDBCache
+import SelfDBTestSupport
 import Testing
 
 @Suite("pending mutations survive a restart and are replayed once")
@@ -83,18 +84,7 @@ struct CrashRecoveryTests {
     }
 
     /// The helper executable, built next to the test bundle.
-    static var helperURL: URL? {
-        let starts = [Bundle.main.executableURL, URL(fileURLWithPath: CommandLine.arguments[0])].compactMap { $0 }
-        for start in starts {
-            var directory = start.deletingLastPathComponent()
-            for _ in 0..<4 {
-                let candidate = directory.appendingPathComponent("selfdb-cache-crash-helper")
-                if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-                directory = directory.deletingLastPathComponent()
-            }
-        }
-        return nil
-    }
+    static var helperURL: URL? { TestExecutables.url(named: "selfdb-cache-crash-helper") }
 
     @Test func aDamagedCacheFileIsATypedErrorAndIsKept() async throws {
         try await CacheFixture.run { fixture in

@@ -1,6 +1,7 @@
 import Foundation
 import SelfDBEmulator
 import Synchro
+import SelfDBTestSupport
 import Testing
 
 /// A client process killed with SIGKILL at random moments of its cycles — mid-push,
@@ -72,18 +73,7 @@ struct SynchroCrashRecoveryTests {
     }
 
     /// The helper executable, built next to the test bundle.
-    static var helperURL: URL? {
-        let starts = [Bundle.main.executableURL, URL(fileURLWithPath: CommandLine.arguments[0])].compactMap { $0 }
-        for start in starts {
-            var directory = start.deletingLastPathComponent()
-            for _ in 0..<4 {
-                let candidate = directory.appendingPathComponent("synchro-crash-helper")
-                if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-                directory = directory.deletingLastPathComponent()
-            }
-        }
-        return nil
-    }
+    static var helperURL: URL? { TestExecutables.url(named: "synchro-crash-helper") }
 }
 
 /// Reads a child's output line by line; blocking reads run on a GCD thread, never on the
