@@ -12,7 +12,6 @@ enum MetaStore {
         /// The server's schema as last fetched (JSON), so the tables are known offline.
         case schemaJSON = "schema_json"
         case clientServerID = "client_server_id"
-        case knownBuckets = "known_buckets"
         case snapshotComplete = "snapshot_complete"
         /// The cursor of a snapshot under way, so a restart resumes it.
         case snapshotCursor = "snapshot_cursor"

@@ -39,6 +39,5 @@ extension SyncEngine {
         try await database.write { db in
             try MetaStore.set(.clientServerID, response.id, in: db)
         }
-        state.withLock { $0.registered = true }
     }
 }

@@ -22,7 +22,6 @@ final class SyncEngine: Sendable {
         /// A cycle was asked for while one ran: run another when it ends (overlapping
         /// requests merge into at most one more cycle).
         var rerun = false
-        var registered = false
     }
 
     let config: SynchroConfig
