@@ -299,3 +299,34 @@ extension CRDTSuite {
         }
     }
 }
+
+extension CRDTSuite {
+    /// Merges inside a transaction the app opened with plain SQL (issue 17): the merge is a
+    /// savepoint in it, committed or rolled back with it.
+    @Suite("CRDT merges in the app's own transaction")
+    struct AppTransactionTests {
+        @Test func aMergeJoinsATransactionOpenedWithBEGIN() throws {
+            let files = try TemporaryFiles()
+            let a = try usersNode(1, files), b = try usersNode(2, files)
+            try a.execute("INSERT INTO users VALUES (1, 'Ada', 'ada@a'), (2, 'Bo', NULL)")
+            let batch = try a.getChangesSince(0)
+
+            try b.execute("BEGIN")
+            let accepted = try b.mergeChanges(batch)
+            #expect(accepted.count == batch.count)
+            try b.execute("INSERT INTO users VALUES (3, 'Cy', NULL)")
+            try b.execute("COMMIT")
+            #expect(try rows(b).count == 3)
+
+            // Rolled back with the app's transaction: rows, metadata and clock alike.
+            let c = try usersNode(3, files)
+            let clock = try c.clock
+            try c.execute("BEGIN")
+            _ = try c.mergeChanges(batch)
+            try c.execute("ROLLBACK")
+            #expect(try rows(c).isEmpty)
+            #expect(try c.clock == clock)
+            #expect(try c.mergeChanges(batch).count == batch.count, "nothing of the rolled-back merge stayed")
+        }
+    }
+}

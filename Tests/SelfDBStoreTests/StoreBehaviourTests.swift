@@ -30,6 +30,25 @@ struct StoreBehaviourTests {
         #expect(!db.isInTransaction)
     }
 
+    /// A transaction the app opened with SQL is asked of SQLite, not counted: `transaction`
+    /// inside it is a savepoint, and the app's COMMIT or ROLLBACK decides.
+    @Test func aTransactionInsideOneOpenedWithSQLIsASavepoint() throws {
+        let db = try people()
+        try db.executeScript("BEGIN")
+        try db.transaction { try db.execute("insert into t (name) values ('kept?')") }
+        #expect(db.isInTransaction, "the app's transaction is still open")
+        #expect(throws: Err.self) {
+            try db.transaction {
+                try db.execute("insert into t (name) values ('undone')")
+                throw Err.testing("no")
+            }
+        }
+        #expect(try db.execute("select count(*) from t").one()[0] == 4)
+        try db.executeScript("ROLLBACK")
+        #expect(try db.execute("select count(*) from t").one()[0] == 3)
+        #expect(!db.isInTransaction)
+    }
+
     @Test func nestedCommitsAreDurableOnlyWithTheOuterOne() throws {
         let db = try people()
         #expect(throws: Err.self) {
