@@ -11,8 +11,7 @@ struct BetterThanReferenceTests {
     @Test func anEditMadeWhileAPushIsInFlightIsNotLost() async throws {
         try await SyncWorld.run(configure: { $0.responseLatency = .milliseconds(300) }) { world in
             let user = SyncWorld.newUser()
-            let phone = try world.device("phone", user: user)
-            try await phone.start()
+            let phone = try await world.startedDevice("phone", user: user)
             let edited = UUID().uuidString.lowercased()
             let removed = UUID().uuidString.lowercased()
             try phone.execute("INSERT INTO tasks (id, title, user_id) VALUES (?, 'first', ?), (?, 'doomed', ?)", params: [edited, user, removed, user])
@@ -39,10 +38,8 @@ struct BetterThanReferenceTests {
     @Test func upperCaseIDsStayOneRecord() async throws {
         try await SyncWorld.run { world in
             let user = SyncWorld.newUser()
-            let phone = try world.device("phone", user: user)
-            let tablet = try world.device("tablet", user: user)
-            try await phone.start()
-            try await tablet.start()
+            let phone = try await world.startedDevice("phone", user: user)
+            let tablet = try await world.startedDevice("tablet", user: user)
             let taskID = UUID().uuidString
             #expect(taskID != taskID.lowercased())
             try phone.writeTransaction { db in

@@ -9,10 +9,8 @@ struct ConvergenceTests {
     @Test func updatesAndDeletesTravelBothWays() async throws {
         try await SyncWorld.run { world in
             let user = SyncWorld.newUser()
-            let phone = try world.device("phone", user: user)
-            let laptop = try world.device("laptop", user: user)
-            try await phone.start()
-            try await laptop.start()
+            let phone = try await world.startedDevice("phone", user: user)
+            let laptop = try await world.startedDevice("laptop", user: user)
 
             let id = UUID().uuidString.lowercased()
             try phone.execute("INSERT INTO tasks (id, title, user_id, done) VALUES (?, ?, ?, 0)", params: [id, "draft", user])
@@ -43,10 +41,8 @@ struct ConvergenceTests {
     @Test func theLoserOfAConflictHearsOfIt() async throws {
         try await SyncWorld.run { world in
             let user = SyncWorld.newUser()
-            let phone = try world.device("phone", user: user)
-            let laptop = try world.device("laptop", user: user)
-            try await phone.start()
-            try await laptop.start()
+            let phone = try await world.startedDevice("phone", user: user)
+            let laptop = try await world.startedDevice("laptop", user: user)
             let id = UUID().uuidString.lowercased()
             try phone.execute("INSERT INTO tasks (id, title, user_id) VALUES (?, ?, ?)", params: [id, "original", user])
             try await phone.syncNow()
@@ -77,10 +73,8 @@ struct ConvergenceTests {
         try await SyncWorld.run { world in
             let alice = SyncWorld.newUser()
             let bob = SyncWorld.newUser()
-            let alicePhone = try world.device("alice", user: alice)
-            let bobPhone = try world.device("bob", user: bob)
-            try await alicePhone.start()
-            try await bobPhone.start()
+            let alicePhone = try await world.startedDevice("alice", user: alice)
+            let bobPhone = try await world.startedDevice("bob", user: bob)
             let taskID = UUID().uuidString.lowercased()
             try alicePhone.writeTransaction { db in
                 try db.execute(sql: "INSERT INTO tasks (id, title, user_id) VALUES (?, 'alice task', ?)", arguments: [taskID, alice])
@@ -103,8 +97,7 @@ struct ConvergenceTests {
     @Test func parentsArePushedBeforeChildren() async throws {
         try await SyncWorld.run { world in
             let user = SyncWorld.newUser()
-            let phone = try world.device("phone", user: user) { $0.pushBatchSize = 1 }
-            try await phone.start()
+            let phone = try await world.startedDevice("phone", user: user) { $0.pushBatchSize = 1 }
             let taskID = UUID().uuidString.lowercased()
             try phone.writeTransaction { db in
                 try db.execute(sql: "INSERT INTO comments (id, task_id, body) VALUES (?, ?, 'first!')", arguments: [UUID().uuidString, taskID])
@@ -120,8 +113,7 @@ struct ConvergenceTests {
     @Test func threeDevicesAndAThousandRowsAcrossPages() async throws {
         try await SyncWorld.run { world in
             let user = SyncWorld.newUser()
-            let first = try world.device("first", user: user) { $0.pushBatchSize = 100 }
-            try await first.start()
+            let first = try await world.startedDevice("first", user: user) { $0.pushBatchSize = 100 }
             let statements = (0..<1_000).map { index in
                 SQLStatement(sql: "INSERT INTO tasks (id, title, user_id, priority) VALUES (?, ?, ?, ?)", params: [UUID().uuidString, "task " + String(index), user, index])
             }
@@ -130,13 +122,11 @@ struct ConvergenceTests {
             #expect(try world.emulator.syncedRowCount(table: "tasks", userID: user) == 1_000)
 
             // A new device takes a snapshot in pages of 100; an existing one pulls in pages.
-            let second = try world.device("second", user: user) { $0.snapshotPageSize = 100 }
-            try await second.start()
+            let second = try await world.startedDevice("second", user: user) { $0.snapshotPageSize = 100 }
             #expect(try second.live("tasks").count == 1_000)
             try second.execute("UPDATE tasks SET title = 'edited' WHERE priority < 250")
             try await second.syncNow()
-            let third = try world.device("third", user: user) { $0.pullPageSize = 100 }
-            try await third.start()
+            let third = try await world.startedDevice("third", user: user) { $0.pullPageSize = 100 }
             try await first.syncNow()
             for device in [first, second, third] {
                 let tasks = try device.live("tasks")

@@ -124,12 +124,3 @@ func eventually(_ what: String = "condition", sourceLocation location: SourceLoc
     }
     Issue.record("\(what) did not become true within 10 s", sourceLocation: location)
 }
-
-/// A value shared with callbacks.
-final class Locked<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func withLock<T>(_ body: (inout Value) -> T) -> T { lock.withLock { body(&value) } }
-    var current: Value { lock.withLock { value } }
-}

@@ -14,8 +14,7 @@ struct ProtocolTests {
     @Test func aSchemaChangeAcrossARestartKeepsPendingChangesAndLocalTables() async throws {
         try await SyncWorld.run { world in
             let user = SyncWorld.newUser()
-            let phone = try world.device("phone", user: user)
-            try await phone.start()
+            let phone = try await world.startedDevice("phone", user: user)
             let oldVersion = try #require(world.emulator.syncSchema?.version)
             try phone.execute("CREATE TABLE drafts (id TEXT PRIMARY KEY, text TEXT)")
             try phone.execute("INSERT INTO drafts VALUES ('d1', 'kept locally')")
@@ -53,8 +52,7 @@ struct ProtocolTests {
                 #expect(current == "1.9.3")
             }
             #expect(old.status == .error(retryAt: nil))
-            let current = try world.device("current", user: user, appVersion: "2.1.0")
-            try await current.start()
+            let current = try await world.startedDevice("current", user: user, appVersion: "2.1.0")
             #expect(current.status == .idle)
         }
     }
@@ -62,8 +60,7 @@ struct ProtocolTests {
     @Test func busyServersAreRetriedAfterTheirDelay() async throws {
         try await SyncWorld.run { world in
             let user = SyncWorld.newUser()
-            let phone = try world.device("phone", user: user) { $0.maxRetryAttempts = 3 }
-            try await phone.start()
+            let phone = try await world.startedDevice("phone", user: user) { $0.maxRetryAttempts = 3 }
             let statuses = Locked<[SyncStatus]>([])
             let cancel = phone.onStatusChange { status in statuses.withLock { $0.append(status) } }
             world.emulator.injectFault(.serviceUnavailable(retryAfter: 0), method: "POST", path: "/sync/pull", count: 1)
@@ -87,8 +84,7 @@ struct ProtocolTests {
     @Test func offlineWritesWaitForTheServer() async throws {
         try await SyncWorld.run { world in
             let user = SyncWorld.newUser()
-            let phone = try world.device("phone", user: user)
-            try await phone.start()
+            let phone = try await world.startedDevice("phone", user: user)
             await world.stopEmulator()
             try phone.execute("INSERT INTO tasks (id, title, user_id) VALUES (?, 'written offline', ?)", params: [UUID().uuidString, user])
             do {
@@ -109,10 +105,8 @@ struct ProtocolTests {
     @Test func aCompactedLogAsksBeforeAResync() async throws {
         try await SyncWorld.run { world in
             let user = SyncWorld.newUser()
-            let phone = try world.device("phone", user: user)
-            let laptop = try world.device("laptop", user: user)
-            try await phone.start()
-            try await laptop.start()
+            let phone = try await world.startedDevice("phone", user: user)
+            let laptop = try await world.startedDevice("laptop", user: user)
             let gone = UUID().uuidString.lowercased()
             try phone.execute("INSERT INTO tasks (id, title, user_id) VALUES (?, 'will be deleted', ?)", params: [gone, user])
             try await phone.syncNow()
@@ -179,6 +173,8 @@ struct ProtocolTests {
                 ("/sync/push", #"{"accepted": "everything"}"#),
                 ("/sync/pull", #"{"changes":[{"id":1}],"deletes":[],"checkpoint":"x"}"#),
                 ("/sync/pull", String(repeating: "[", count: 100_000)),
+                // "More" with a page that does not move the checkpoint: asking again would loop forever.
+                ("/sync/pull", #"{"changes":[{"id":"x","table_name":"tasks","data":{},"updated_at":"2026-01-01T00:00:00Z"}],"deletes":[],"checkpoint":0,"has_more":true,"schema_version":1,"schema_hash":"x"}"#),
             ] {
                 corruption.withLock { $0 = [endpoint: body] }
                 do {
@@ -188,8 +184,9 @@ struct ProtocolTests {
                 }
             }
             corruption.withLock { $0 = [:] }
-            // Nothing was lost on the way: the change is still there and goes through now.
+            // Nothing was lost on the way, and nothing of the bad pages was applied.
             #expect(try client.live("tasks").values.sorted() == ["kept"])
+            #expect(try client.query("SELECT * FROM tasks").count == 1)
             try await client.syncNow()
             #expect(try client.pendingChangeCount() == 0)
             #expect(try world.emulator.syncedRowCount(table: "tasks", userID: user) == 1)
@@ -218,8 +215,7 @@ struct ProtocolTests {
         try readOnly.write(to: spec, atomically: true, encoding: .utf8)
         try await SyncWorld.run(configure: { $0.syncSpecs.append(spec) }) { world in
             let user = SyncWorld.newUser()
-            let phone = try world.device("phone", user: user)
-            try await phone.start()
+            let phone = try await world.startedDevice("phone", user: user)
             let id = UUID().uuidString.lowercased()
             try phone.execute("INSERT INTO announcements (id, user_id, text) VALUES (?, ?, 'hello')", params: [id, user])
             try phone.execute("INSERT INTO tasks (id, title, user_id) VALUES (?, 'fine', ?)", params: [UUID().uuidString, user])
@@ -268,10 +264,8 @@ struct ProtocolTests {
     @Test func timerAndDebounceSyncWithoutBeingAsked() async throws {
         try await SyncWorld.run { world in
             let user = SyncWorld.newUser()
-            let writer = try world.device("writer", user: user) { $0.pushDebounce = 0.05 }
-            let reader = try world.device("reader", user: user) { $0.syncInterval = 0.2 }
-            try await writer.start()
-            try await reader.start()
+            let writer = try await world.startedDevice("writer", user: user) { $0.pushDebounce = 0.05 }
+            let reader = try await world.startedDevice("reader", user: user) { $0.syncInterval = 0.2 }
             let id = UUID().uuidString.lowercased()
             try writer.execute("INSERT INTO tasks (id, title, user_id) VALUES (?, 'pushed by the debounce', ?)", params: [id, user])
             try await eventually("the debounce pushed the write") { try world.emulator.syncedRow(table: "tasks", id: id) != nil }
@@ -281,8 +275,7 @@ struct ProtocolTests {
 
     @Test func overlappingSyncsMerge() async throws {
         try await SyncWorld.run(configure: { $0.responseLatency = .milliseconds(50) }) { world in
-            let phone = try world.device("phone", user: SyncWorld.newUser())
-            try await phone.start()
+            let phone = try await world.startedDevice("phone", user: SyncWorld.newUser())
             world.emulator.resetRecordedRequests()
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<6 { group.addTask { try await phone.syncNow() } }
@@ -296,8 +289,7 @@ struct ProtocolTests {
     @Test func stopDuringACycleStaysStopped() async throws {
         try await SyncWorld.run(configure: { $0.responseLatency = .milliseconds(200) }) { world in
             let user = SyncWorld.newUser()
-            let phone = try world.device("phone", user: user)
-            try await phone.start()
+            let phone = try await world.startedDevice("phone", user: user)
             try phone.execute("INSERT INTO tasks (id, title, user_id) VALUES (?, 'x', ?)", params: [UUID().uuidString, user])
             let cycle = Task { try await phone.syncNow() }
             try await Task.sleep(for: .milliseconds(50))

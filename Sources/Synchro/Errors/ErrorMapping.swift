@@ -43,6 +43,11 @@ extension SynchroError {
 }
 
 extension FailureKind {
+    var isSchemaChange: Bool {
+        if case .schemaChanged = self { return true }
+        return false
+    }
+
     init(_ error: any Error) {
         switch error {
         case let error as SelfDBError:

@@ -19,6 +19,11 @@ extension SyncEngine {
                 try await snapshotRequired(reason: page.snapshotReason)
                 return
             }
+            // Asking again from the same checkpoint would get the same page forever; a page
+            // that cannot be right is not applied either.
+            guard !page.hasMore || page.checkpoint > checkpoint else {
+                throw SynchroError.invalidResponse(message: "pull said it has more but moved the checkpoint no further (\(checkpoint))")
+            }
             let now = TimestampParser.format(Date())
             try await database.write { db in
                 try MetaStore.withSyncLock(db) {
@@ -30,9 +35,6 @@ extension SyncEngine {
                 try MetaStore.advanceCheckpoint(to: page.checkpoint, in: db)
             }
             if !page.hasMore { return }
-            guard page.checkpoint > checkpoint || !page.changes.isEmpty || !page.deletes.isEmpty else {
-                throw SynchroError.invalidResponse(message: "pull said it has more but moved the checkpoint no further (\(checkpoint))")
-            }
         }
     }
 

@@ -228,7 +228,7 @@ final class SyncEngine: Sendable {
             }
             do {
                 try await body()
-            } catch where FailureKind(error) == .schemaChanged {
+            } catch where FailureKind(error).isSchemaChange {
                 let current = schema.current
                 throw SynchroError.schemaMismatch(serverVersion: current?.version ?? 0, serverHash: current?.hash ?? "")
             }
@@ -244,14 +244,5 @@ final class SyncEngine: Sendable {
     func currentSchema() throws -> LocalSchema {
         guard let schema = schema.current else { throw SynchroError.schemaNotLoaded }
         return schema
-    }
-}
-
-extension FailureKind: Equatable {
-    static func == (lhs: FailureKind, rhs: FailureKind) -> Bool {
-        switch (lhs, rhs) {
-        case (.retryable, .retryable), (.schemaChanged, .schemaChanged), (.unregistered, .unregistered), (.fatal, .fatal): true
-        default: false
-        }
     }
 }

@@ -76,6 +76,16 @@ final class SyncWorld: @unchecked Sendable {
         return client
     }
 
+    /// A device as ``device(_:user:appVersion:configure:)`` makes it, already started.
+    func startedDevice(
+        _ name: String, user: String, appVersion: String = "1.0.0",
+        configure: (inout SynchroConfig) -> Void = { _ in }
+    ) async throws -> SynchroClient {
+        let client = try device(name, user: user, appVersion: appVersion, configure: configure)
+        try await client.start()
+        return client
+    }
+
     /// Stops the emulator and starts it again on the same port and data, optionally with
     /// another configuration (e.g. a changed sync spec).
     func restartEmulator(changing change: (inout SelfDBEmulator.Configuration) -> Void = { _ in }) async throws {
