@@ -15,8 +15,9 @@ import SelfDB
 /// item is shared by every view that lists it. Mutations are applied to the cache at once,
 /// stored in the same transaction, and sent in order; a refusal rolls the cache back.
 public final class SelfDBCache: Sendable {
-    /// The client mutations and fetches go through.
-    public let selfdb: SelfDB
+    /// The client table models' fetches and mutations go through; nil for a cache whose
+    /// items are fetched and sent by the app's own calls (``init(path:)``).
+    public let selfdb: SelfDB?
     let storage: any CacheStorage
     let broadcaster = ChangeBroadcaster()
     let sender: MutationSender
@@ -30,10 +31,31 @@ public final class SelfDBCache: Sendable {
         sender = MutationSender(storage: storage, broadcaster: broadcaster)
     }
 
+    /// Opens (or creates) a cache at `path` without a SelfDB client: its items come from the
+    /// app's own loaders (`.pages`, `.cursor`, `.one(id:fetch:)`) and their mutations go through
+    /// ``register(_:mutations:)``. Table strategies (`.all`, `.one(id:)`) need a client and fail
+    /// with `CacheError.invalidArgument` here. (This is what the `CachedData` product runs on.)
+    ///
+    /// - Throws: `CacheError.storage` if the file cannot be opened as a cache.
+    public init(path: String) throws {
+        self.selfdb = nil
+        storage = try SQLiteCacheStorage(path: path)
+        sender = MutationSender(storage: storage, broadcaster: broadcaster)
+    }
+
+    /// The client, for table models; a cache opened without one refuses them.
+    func client(for type: Any.Type) throws -> SelfDB {
+        guard let selfdb else {
+            throw CacheError.needsClient(type)
+        }
+        return selfdb
+    }
+
     /// Makes the queued mutations of the table model `Row` sendable. Fetchers and mutations
     /// register table models themselves; call this at launch for types whose queued
     /// mutations should be replayed by `synchronize()` before any of them is used.
     public func register<Row: TableModel>(_ type: Row.Type) async {
+        guard let selfdb else { return }
         await sender.register(Row.cacheTypeName, ItemSender.make(Row.self, data: selfdb.tables.data))
     }
 
@@ -98,23 +120,30 @@ public final class SelfDBCache: Sendable {
     ///   and no insert was registered for it (``register(_:mutations:)``).
     @discardableResult
     public func insert<Row: CacheableModel>(_ row: Row, into view: String? = nil, at position: InsertPosition = .prepend, reloadOtherViews: Bool = false) async throws -> MutationOutcome<Row> {
-        try await mutate(.insert, row, insertInto: view.map { ($0, position) }, reloadExcept: reloadOtherViews ? .some(view) : nil)
+        try await mutate(.insert, row, insertInto: view.map { [$0] } ?? [], at: position, reloadExcept: reloadOtherViews ? .some(view) : nil)
+    }
+
+    /// Inserts `row` into several views at once (each at `position`), then sends it; as
+    /// ``insert(_:into:at:reloadOtherViews:)`` otherwise. A rollback takes it out of all of them.
+    @discardableResult
+    public func insert<Row: CacheableModel>(_ row: Row, into views: [String], at position: InsertPosition = .prepend) async throws -> MutationOutcome<Row> {
+        try await mutate(.insert, row, insertInto: views, at: position, reloadExcept: nil)
     }
 
     /// Updates `row` (matched on its primary key) in every view at once (state `updating`), then sends it.
     @discardableResult
     public func update<Row: CacheableModel>(_ row: Row, reloadOtherViews: Bool = false) async throws -> MutationOutcome<Row> {
-        try await mutate(.update, row, insertInto: nil, reloadExcept: reloadOtherViews ? .some(nil) : nil)
+        try await mutate(.update, row, insertInto: [], at: .prepend, reloadExcept: reloadOtherViews ? .some(nil) : nil)
     }
 
     /// Deletes `row`: it shows as `deleting` until the server agrees, then leaves every view.
     @discardableResult
     public func delete<Row: CacheableModel>(_ row: Row, reloadOtherViews: Bool = false) async throws -> MutationOutcome<Row> {
-        try await mutate(.delete, row, insertInto: nil, reloadExcept: reloadOtherViews ? .some(nil) : nil)
+        try await mutate(.delete, row, insertInto: [], at: .prepend, reloadExcept: reloadOtherViews ? .some(nil) : nil)
     }
 
-    private func mutate<Row: CacheableModel>(_ kind: MutationKind, _ row: Row, insertInto: (view: String, position: InsertPosition)?, reloadExcept: String??) async throws -> MutationOutcome<Row> {
-        if let view = insertInto?.view { try Self.validate(view: view) }
+    private func mutate<Row: CacheableModel>(_ kind: MutationKind, _ row: Row, insertInto views: [String], at position: InsertPosition, reloadExcept: String??) async throws -> MutationOutcome<Row> {
+        for view in views { try Self.validate(view: view) }
         await registerIfTable(Row.self)
         switch await sender.supports(Row.cacheTypeName, kind) {
         case nil: throw CacheError.invalidArgument("\(Row.self) has no registered mutations; call register(_:mutations:) first")
@@ -122,7 +151,7 @@ public final class SelfDBCache: Sendable {
         case true?: break
         }
         let item = try ItemCoding.encode(row, state: kind.pendingState)
-        let sequence = try storage.enqueue(type: Row.cacheTypeName, kind: kind, item: item, insertInto: insertInto, now: Date())
+        let sequence = try storage.enqueue(type: Row.cacheTypeName, kind: kind, item: item, insertInto: views, at: position, now: Date())
         broadcaster.post(.changed, typeName: Row.cacheTypeName)
         await sender.expect(sequence)
         await sender.drain()
@@ -130,7 +159,7 @@ public final class SelfDBCache: Sendable {
         case .rejected(let error):
             throw error
         case .confirmed(let stored):
-            if let reloadExcept { broadcaster.post(.reload(except: reloadExcept), typeName: Row.cacheTypeName) }
+            if let reloadExcept { broadcaster.post(.reload(.except(reloadExcept)), typeName: Row.cacheTypeName) }
             return .confirmed(try stored.map { try ItemCoding.decodeOne($0, as: Row.self).row })
         case nil:
             return .pending
@@ -146,7 +175,17 @@ public final class SelfDBCache: Sendable {
 
     /// Asks the live fetchers of `Row` to refetch from the server, except the one of `view`.
     public func reload<Row: CacheableModel>(_ type: Row.Type, except view: String? = nil) {
-        broadcaster.post(.reload(except: view), typeName: Row.cacheTypeName)
+        broadcaster.post(.reload(.except(view)), typeName: Row.cacheTypeName)
+    }
+
+    /// Asks the live fetcher of `Row`'s view `view` (if there is one) to refetch from the server.
+    public func reload<Row: CacheableModel>(_ type: Row.Type, only view: String) {
+        broadcaster.post(.reload(.only(view)), typeName: Row.cacheTypeName)
+    }
+
+    /// The list views of `Row` that a live fetcher shows (single items' views excluded), sorted.
+    public func liveViews<Row: CacheableModel>(of type: Row.Type) -> [String] {
+        broadcaster.liveViews(typeName: Row.cacheTypeName)
     }
 
     // MARK: Changes made elsewhere

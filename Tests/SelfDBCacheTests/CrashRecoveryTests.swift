@@ -60,12 +60,7 @@ struct CrashRecoveryTests {
             let output = Pipe()
             process.standardOutput = output
             try process.run()
-            // A blocking read, on a GCD thread rather than the cooperative pool it would starve.
-            let line = await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
-                DispatchQueue.global().async {
-                    continuation.resume(returning: String(decoding: output.fileHandleForReading.availableData, as: UTF8.self))
-                }
-            }
+            let line = await TestExecutables.firstOutput(of: output)
             #expect(line.hasPrefix("PENDING"), "helper said: \(line)")
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()

@@ -16,3 +16,15 @@ public enum TestExecutables {
         return nil
     }
 }
+
+extension TestExecutables {
+    /// The first output a helper writes to `pipe` (a blocking read, done on a GCD thread rather
+    /// than the cooperative pool it would starve).
+    public static func firstOutput(of pipe: Pipe) async -> String {
+        await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
+            DispatchQueue.global().async {
+                continuation.resume(returning: String(decoding: pipe.fileHandleForReading.availableData, as: UTF8.self))
+            }
+        }
+    }
+}

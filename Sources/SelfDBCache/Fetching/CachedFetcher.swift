@@ -14,11 +14,15 @@ public final class CachedFetcher<Row: CacheableModel> {
     /// What is fetched.
     public let strategy: FetchStrategy<Row>
     /// Loading activity.
-    public private(set) var state: FetcherState = .initializing
+    public private(set) var state: FetcherState = .initializing { didSet { if state != oldValue { onChange?(self) } } }
     /// What the fetcher holds.
-    public private(set) var value: FetchedValue<Row> = .initial
+    public private(set) var value: FetchedValue<Row> = .initial { didSet { onChange?(self) } }
     /// Whether the server has more pages.
-    public private(set) var hasNext = false
+    public private(set) var hasNext = false { didSet { if hasNext != oldValue { onChange?(self) } } }
+    /// Called after every change of `state`, `value` or `hasNext`, before the change is
+    /// visible to anything awaiting the fetcher: for adapters that mirror a fetcher outside
+    /// the main actor (the `CachedData` product's `CAFetcher`). One observer at a time.
+    @ObservationIgnored public var onChange: (@MainActor (CachedFetcher<Row>) -> Void)?
     /// The last failure of a load, cleared by the next success.
     public private(set) var lastError: CacheError?
     /// Whether `setup(cacheOnly: true)` was used: the network is never touched.
@@ -142,15 +146,23 @@ public final class CachedFetcher<Row: CacheableModel> {
                     hasNext = next.hasNext
                     page += 1
                 } while allPages && hasNext
-            case .cursor(let view, let pageSize, let fetch):
-                let cursor = replacing ? nil : nextCursor
-                let page = try await fetch(cursor, pageSize)
-                guard generation == current, !Task.isCancelled else { throw CacheError.cancelled }
-                let next = ViewPage(nextPage: (replacing ? 1 : nextPage) + 1, hasNext: page.next != nil, nextCursor: page.next)
-                try cache.storage.writePage(type: Row.cacheTypeName, view: view, items: try ItemCoding.encode(page.rows), replacing: cursor == nil, page: next, now: Date())
-                nextPage = next.nextPage
-                nextCursor = next.nextCursor
-                hasNext = next.hasNext
+            case .cursor(let view, let pageSize, let allPages, let fetch):
+                var first = replacing
+                repeat {
+                    let cursor = first ? nil : nextCursor
+                    let page = try await fetch(cursor, pageSize)
+                    guard generation == current, !Task.isCancelled else { throw CacheError.cancelled }
+                    // "More" with the cursor just used would fetch the same page for ever.
+                    if allPages, page.hasNext, !first, page.next == cursor {
+                        throw CacheError.fetchFailed(.invalidResponse("the server answered 'more' without moving the cursor (\(cursor ?? "nil"))"))
+                    }
+                    let next = ViewPage(nextPage: (first ? 1 : nextPage) + 1, hasNext: page.hasNext, nextCursor: page.next)
+                    try cache.storage.writePage(type: Row.cacheTypeName, view: view, items: try ItemCoding.encode(page.rows), replacing: first, page: next, now: Date())
+                    nextPage = next.nextPage
+                    nextCursor = next.nextCursor
+                    hasNext = next.hasNext
+                    first = false
+                } while allPages && hasNext
             case .one(let id, let fetch):
                 let found = try await fetch(cache.selfdb, id)
                 guard generation == current, !Task.isCancelled else { throw CacheError.cancelled }
@@ -184,7 +196,7 @@ public final class CachedFetcher<Row: CacheableModel> {
         case .pages(let view, _, _, _, let matches):
             items = try ItemCoding.viewItems(cache.storage, view: view, as: Row.self)
                 .filter { matches($0.row) && (itemFilter?($0.row) ?? true) }
-        case .cursor(let view, _, _):
+        case .cursor(let view, _, _, _):
             items = try ItemCoding.viewItems(cache.storage, view: view, as: Row.self)
                 .filter { itemFilter?($0.row) ?? true }
         case .one(let id, _):
@@ -227,7 +239,7 @@ public final class CachedFetcher<Row: CacheableModel> {
     private nonisolated static func cacheError(_ error: any Error) -> CacheError {
         if let error = error as? CacheError { return error }
         if error is CancellationError { return .cancelled }
-        let failure = error.asSelfDBError
+        guard let failure = error.clientError else { return .loaderFailed(error) }
         if case .connectionError(let underlying) = failure, (underlying as? URLError)?.code == .cancelled { return .cancelled }
         return failure.isTransient ? .offline(failure) : .fetchFailed(failure)
     }

@@ -19,7 +19,7 @@ extension FetchStrategy where Item: TableModel {
             do { try query.validate() } catch { problem = .invalidArgument(error.detail) }
         }
         return Self(source: .pages(view: view, pageSize: pageSize, allPages: allPages, fetch: { selfdb, page, size in
-            var request = selfdb.tables.data.query(Item.self).page(page).pageSize(size)
+            var request = try client(selfdb).tables.data.query(Item.self).page(page).pageSize(size)
             if let text = query.searchText { request = request.search(text) }
             if let sort = query.sortKey { request = request.sort(sort.column, sort.order) }
             let result = try await request.executePage()
@@ -29,11 +29,19 @@ extension FetchStrategy where Item: TableModel {
 
     /// One row by primary key (its text form: `uuidString` for UUIDs).
     public static func one(id: String) -> Self {
-        Self(source: .one(id: id, fetch: { selfdb, id in try await findRow(selfdb.tables.data, id: id) }), problem: checkItem(id: id))
+        Self(source: .one(id: id, fetch: { selfdb, id in try await findRow(try client(selfdb).tables.data, id: id) }), problem: checkItem(id: id))
     }
 
     /// One row by UUID primary key.
     public static func one(_ id: UUID) -> Self { .one(id: id.uuidString) }
+
+    /// The client a table loader needs; a cache opened without one cannot fetch tables.
+    private static func client(_ selfdb: SelfDB?) throws -> SelfDB {
+        guard let selfdb else {
+            throw CacheError.needsClient(Item.self)
+        }
+        return selfdb
+    }
 
     /// SelfDB has no endpoint for one row, and search covers only text columns: the row is
     /// looked for page by page (1,000 rows a page).

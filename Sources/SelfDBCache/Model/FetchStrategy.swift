@@ -13,13 +13,14 @@ public struct FetchStrategy<Item: CacheableModel>: Sendable {
         /// Numbered pages from 1. `matches` hides cached items the query's filters exclude.
         case pages(view: String, pageSize: Int, allPages: Bool, fetch: PageLoader, matches: @Sendable (Item) -> Bool)
         /// Pages chained by an opaque cursor, kept with the view.
-        case cursor(view: String, pageSize: Int, fetch: @Sendable (_ cursor: String?, _ pageSize: Int) async throws -> CursorPage<Item>)
+        case cursor(view: String, pageSize: Int, allPages: Bool, fetch: @Sendable (_ cursor: String?, _ pageSize: Int) async throws -> CursorPage<Item>)
         /// One item by key; the loader answers nil when the server no longer has it.
-        case one(id: String, fetch: @Sendable (SelfDB, String) async throws -> Item?)
+        case one(id: String, fetch: @Sendable (SelfDB?, String) async throws -> Item?)
     }
 
-    /// A page of rows from the server for (client, page, page size), and whether there are more.
-    typealias PageLoader = @Sendable (SelfDB, _ page: Int, _ pageSize: Int) async throws -> (rows: [Item], hasNext: Bool)
+    /// A page of rows from the server for (client, page, page size), and whether there are
+    /// more. The client is nil in a cache opened without one; table loaders then refuse.
+    typealias PageLoader = @Sendable (SelfDB?, _ page: Int, _ pageSize: Int) async throws -> (rows: [Item], hasNext: Bool)
 
     let source: Source
     /// A mistake in the arguments, reported by `setup()` (a strategy is built in expressions,
@@ -29,7 +30,7 @@ public struct FetchStrategy<Item: CacheableModel>: Sendable {
     /// The name of the view, or nil for a single item.
     public var view: String? {
         switch source {
-        case .pages(let view, _, _, _, _), .cursor(let view, _, _): view
+        case .pages(let view, _, _, _, _), .cursor(let view, _, _, _): view
         case .one: nil
         }
     }
@@ -65,9 +66,12 @@ public struct FetchStrategy<Item: CacheableModel>: Sendable {
     /// gets nil for the first page and then the cursor it returned last, and answers with a
     /// page of rows and the next cursor (nil at the end). The cursor is kept with the view, so
     /// `loadMore()` continues after a restart.
-    public static func cursor(view: String, pageSize: Int = 50,
+    ///
+    /// - Parameter allPages: fetch every page on `load()` rather than one at a time; a server
+    ///   that answers "more" with the cursor it was given fails the load rather than looping.
+    public static func cursor(view: String, pageSize: Int = 50, allPages: Bool = false,
                               fetch: @escaping @Sendable (_ cursor: String?, _ pageSize: Int) async throws -> CursorPage<Item>) -> Self {
-        Self(source: .cursor(view: view, pageSize: pageSize, fetch: fetch), problem: checkPaged(view: view, pageSize: pageSize))
+        Self(source: .cursor(view: view, pageSize: pageSize, allPages: allPages, fetch: fetch), problem: checkPaged(view: view, pageSize: pageSize))
     }
 
     /// One item by key, fetched by `fetch` (nil when the server no longer has it, which
@@ -94,13 +98,23 @@ public struct FetchStrategy<Item: CacheableModel>: Sendable {
 public struct CursorPage<Item: CacheableModel>: Sendable {
     /// The rows, in view order.
     public var rows: [Item]
-    /// The cursor of the next page; nil when this is the last.
+    /// The cursor of the next page; nil when this is the last (or the next page is asked
+    /// for without a cursor).
     public var next: String?
+    /// Whether the server has more pages.
+    public var hasNext: Bool
 
-    /// A page.
+    /// A page; there are more pages when there is a next cursor.
     public init(rows: [Item], next: String?) {
+        self.init(rows: rows, next: next, hasNext: next != nil)
+    }
+
+    /// A page of an endpoint that says whether there are more pages apart from the cursor
+    /// (as GraphQL's `pageInfo { hasNextPage endCursor }` does).
+    public init(rows: [Item], next: String?, hasNext: Bool) {
         self.rows = rows
         self.next = next
+        self.hasNext = hasNext
     }
 }
 

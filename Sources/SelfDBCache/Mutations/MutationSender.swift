@@ -82,10 +82,19 @@ actor MutationSender {
                 report.stoppedBy = error
                 break
             } catch {
-                let failure = error.asSelfDBError
-                if failure.isTransient {
-                    report.stoppedBy = .offline(failure)
+                let refusal: CacheError
+                if let failure = error.clientError {
+                    if failure.isTransient {
+                        report.stoppedBy = .offline(failure)
+                        break
+                    }
+                    refusal = .rejected(failure)
+                } else if error is CancellationError {
+                    // The send was cancelled, not answered: it stays queued.
+                    report.stoppedBy = .cancelled
                     break
+                } else {
+                    refusal = .refused(error)
                 }
                 do {
                     try storage.rollback(mutation)
@@ -93,8 +102,8 @@ actor MutationSender {
                     report.stoppedBy = .storage("\(error)")
                     break
                 }
-                report.rejected.append(.rejected(failure))
-                record(mutation.sequence, .rejected(.rejected(failure)))
+                report.rejected.append(refusal)
+                record(mutation.sequence, .rejected(refusal))
             }
             broadcaster.post(.changed, typeName: mutation.typeName)
         }

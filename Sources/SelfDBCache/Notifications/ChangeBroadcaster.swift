@@ -8,8 +8,23 @@ final class ChangeBroadcaster: Sendable {
     enum Event: Sendable, Hashable {
         /// Items of the type changed: re-read the view from the cache.
         case changed
-        /// Refetch from the server, unless you are this view.
-        case reload(except: String?)
+        /// Refetch from the server: every view of the type, or all but one, or only one.
+        case reload(ReloadScope)
+    }
+
+    /// Which views of a type a reload reaches.
+    enum ReloadScope: Sendable, Hashable {
+        /// Every view but this one (every view if nil).
+        case except(String?)
+        /// This view only.
+        case only(String)
+
+        func includes(_ view: String) -> Bool {
+            switch self {
+            case .except(let excluded): view != excluded
+            case .only(let included): view == included
+            }
+        }
     }
 
     private struct Subscriber {
@@ -34,9 +49,15 @@ final class ChangeBroadcaster: Sendable {
     func post(_ event: Event, typeName: String) {
         let targets = subscribers.withLock { $0.values.filter { $0.key.typeName == typeName } }
         for target in targets {
-            if case .reload(let except) = event, except == target.key.view { continue }
+            if case .reload(let scope) = event, !scope.includes(target.key.view) { continue }
             target.continuation.yield(event)
         }
+    }
+
+    /// The list views (not single items' views) of `typeName` with a live fetcher, sorted.
+    func liveViews(typeName: String) -> [String] {
+        let views = subscribers.withLock { $0.values.filter { $0.key.typeName == typeName }.map(\.key.view) }
+        return Set(views).filter { ViewName.problem($0) == nil }.sorted()
     }
 
     /// The views with a live fetcher.

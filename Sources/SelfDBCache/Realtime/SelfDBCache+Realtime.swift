@@ -27,9 +27,10 @@ extension SelfDBCache {
     /// business; changes made while the socket was down are caught up by the next `reload()`.
     ///
     /// - Throws: the realtime client's errors (`RealtimeError.notConnected` before `connect()`,
-    ///   a refused join), or a cache error while applying a change.
+    ///   a refused join), or a cache error while applying a change; `CacheError.invalidArgument`
+    ///   for a cache opened without a client.
     public func followRealtime<Row: TableModel>(_ type: Row.Type, insertingInto views: [String] = [], at position: InsertPosition = .prepend) async throws {
-        let changes = try await selfdb.realtime.changes(Row.self)
+        let changes = try await client(for: Row.self).realtime.changes(Row.self)
         for await change in changes {
             try apply(change: CacheChange(change), insertingInto: views, at: position)
         }

@@ -18,8 +18,9 @@ protocol CacheStorage: Sendable {
     /// otherwise the rows are appended, skipping ids the view has. Items with a pending
     /// mutation keep their local row and their place.
     func writePage(type: String, view: String, items: [StoredItem], replacing: Bool, page: ViewPage, now: Date) throws
-    /// Applies a mutation to the cache and queues it, atomically. Returns its sequence.
-    func enqueue(type: String, kind: MutationKind, item: StoredItem, insertInto: (view: String, position: InsertPosition)?, now: Date) throws -> Int64
+    /// Applies a mutation to the cache and queues it, atomically, placing the item in `views`
+    /// at `position`. Returns its sequence.
+    func enqueue(type: String, kind: MutationKind, item: StoredItem, insertInto views: [String], at position: InsertPosition, now: Date) throws -> Int64
     /// The queue, oldest first.
     func pendingMutations() throws -> [PendingMutation]
     /// Records that a send of the mutation is starting.

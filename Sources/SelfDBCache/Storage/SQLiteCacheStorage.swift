@@ -121,7 +121,7 @@ final class SQLiteCacheStorage: CacheStorage {
             """)
     }
 
-    func enqueue(type: String, kind: MutationKind, item: StoredItem, insertInto: (view: String, position: InsertPosition)?, now: Date) throws -> Int64 {
+    func enqueue(type: String, kind: MutationKind, item: StoredItem, insertInto views: [String], at position: InsertPosition, now: Date) throws -> Int64 {
         try write { db in
             let previous = try db.fetchOne(sql: "SELECT json, state FROM cache_items WHERE type_name = ? AND item_id = ?", arguments: [type, item.id])
             let places = try db.fetchAll(sql: "SELECT view_id, position FROM cache_view_items WHERE type_name = ? AND item_id = ?", arguments: [type, item.id])
@@ -138,14 +138,14 @@ final class SQLiteCacheStorage: CacheStorage {
                 INSERT INTO cache_items (type_name, item_id, json, state, updated_at) VALUES (?, ?, ?, ?, ?)
                 ON CONFLICT (type_name, item_id) DO UPDATE SET json = excluded.json, state = excluded.state, updated_at = excluded.updated_at
                 """, arguments: [type, item.id, shown, kind.pendingState.rawValue, now.timeIntervalSince1970])
-            if let insertInto {
-                let position = try Self.position(for: insertInto.position, type: type, view: insertInto.view, db: db)
+            for view in views {
+                let value = try Self.position(for: position, type: type, view: view, db: db)
                 try db.execute(sql: "INSERT OR REPLACE INTO cache_view_items (type_name, view_id, item_id, position) VALUES (?, ?, ?, ?)",
-                               arguments: [type, insertInto.view, item.id, position])
+                               arguments: [type, view, item.id, value])
                 try db.execute(sql: """
                     INSERT INTO cache_views (type_name, view_id, next_page, has_next, last_used) VALUES (?, ?, 1, 1, ?)
                     ON CONFLICT (type_name, view_id) DO UPDATE SET last_used = excluded.last_used
-                    """, arguments: [type, insertInto.view, now.timeIntervalSince1970])
+                    """, arguments: [type, view, now.timeIntervalSince1970])
             }
             return sequence
         }
