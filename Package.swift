@@ -18,6 +18,9 @@ let package = Package(
         .library(name: "SelfDBEmulator", targets: ["SelfDBEmulator"]),
         .library(name: "SelfDBCache", targets: ["SelfDBCache"]),
         .library(name: "Synchro", targets: ["Synchro"]),
+        .library(name: "CachedData", targets: ["CachedData"]),
+        // A product of its own so that only apps that use swift-dependencies build it.
+        .library(name: "CachedDataDependencies", targets: ["CachedDataDependencies"]),
         .executable(name: "selfdb-codegen", targets: ["selfdb-codegen"]),
         .executable(name: "selfdb-emulator", targets: ["selfdb-emulator"]),
         .plugin(name: "SelfDBCodegenPlugin", targets: ["SelfDBCodegenPlugin"]),
@@ -37,6 +40,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
         // The realtime client's WebSocket on Linux (URLSession has none there).
         .package(url: "https://github.com/hummingbird-project/swift-websocket.git", from: "1.6.0"),
+        // Only CachedDataDependencies links it (its `Dependencies` product needs no swift-syntax).
+        .package(url: "https://github.com/pointfreeco/swift-dependencies.git", from: "1.9.0"),
     ],
     targets: [
         // MARK: Generator
@@ -118,6 +123,16 @@ let package = Package(
         .target(
             name: "SelfDBCache",
             dependencies: ["SelfDB", "SelfDBStore"]
+        ),
+
+        // MARK: CachedData's API on the cache engine
+        .target(
+            name: "CachedData",
+            dependencies: ["SelfDBCache", "SelfDB", "SelfDBRuntime"]
+        ),
+        .target(
+            name: "CachedDataDependencies",
+            dependencies: ["CachedData", .product(name: "Dependencies", package: "swift-dependencies")]
         ),
 
         // MARK: Sync client
@@ -214,6 +229,25 @@ let package = Package(
             name: "SelfDBCacheTests",
             dependencies: ["SelfDBCache", "SelfDB", "SelfDBEmulator", "SelfDBStore", "selfdb-cache-crash-helper", "SelfDBTestSupport"],
             plugins: ["SelfDBCodegenPlugin"]
+        ),
+        .testTarget(
+            name: "CachedDataTests",
+            dependencies: [
+                "CachedData", "CachedDataDependencies", "CachedDataTestSupport", "cacheddata-crash-helper", "SelfDBTestSupport",
+                .product(name: "Dependencies", package: "swift-dependencies"),
+            ]
+        ),
+        // The memo item and its in-process server, shared by the tests and the crash helper.
+        .target(
+            name: "CachedDataTestSupport",
+            dependencies: ["CachedData", "SelfDBRuntime"],
+            path: "Tests/CachedDataTestSupport"
+        ),
+        // The app run CachedData's crash test kills with SIGKILL.
+        .executableTarget(
+            name: "cacheddata-crash-helper",
+            dependencies: ["CachedData", "CachedDataTestSupport"],
+            path: "Tests/CachedDataCrashHelper"
         ),
         // The process the cache's crash test kills with SIGKILL.
         .executableTarget(

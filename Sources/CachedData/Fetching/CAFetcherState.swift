@@ -1,0 +1,13 @@
+/// A fetcher's loading activity, for loading indicators.
+public enum CAFetcherState: Int, Sendable, Hashable, Comparable {
+    /// `setup()` was not called yet.
+    case initializing
+    /// The first network load of a view with nothing cached.
+    case loadingFirst
+    /// Not loading.
+    case idle
+    /// A later load: the next page, or a refresh of what is shown.
+    case loading
+
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+}
