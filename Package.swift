@@ -233,7 +233,7 @@ let package = Package(
         .testTarget(
             name: "CachedDataTests",
             dependencies: [
-                "CachedData", "CachedDataDependencies", "CachedDataTestSupport", "cacheddata-crash-helper", "SelfDBTestSupport",
+                "CachedData", "CachedDataDependencies", "CachedDataTestSupport", "cacheddata-crash-helper", "SelfDBTestSupport", "SelfDBRuntime",
                 .product(name: "Dependencies", package: "swift-dependencies"),
             ]
         ),

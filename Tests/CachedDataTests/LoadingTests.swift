@@ -1,6 +1,8 @@
 import CachedData
 import CachedDataTestSupport
 import Foundation
+import Observation
+import SelfDBRuntime
 import Testing
 
 @Suite("loading: states, empty views, single items, cancellation")
@@ -120,5 +122,30 @@ struct LoadingTests {
             guard case .offline = error else { throw error }
         }
         #expect(lost.fetchedValue == .initial)
+    }
+}
+
+@Suite("a fetcher is observable")
+struct ObservationTests {
+    final class Flag: Sendable {
+        let raised = Locked(false)
+    }
+
+    @Test func readingItemsTracksTheirChanges() async throws {
+        let fixture = try MemoFixture()
+        let fetcher = fixture.fetcher()
+        let items = Flag()
+        let hasNext = Flag()
+        withObservationTracking { _ = fetcher.items } onChange: { items.raised.withLock { $0 = true } }
+        withObservationTracking { _ = fetcher.hasNext } onChange: { hasNext.raised.withLock { $0 = true } }
+        try await fetcher.setup()
+        #expect(items.raised.withLock { $0 })
+        #expect(hasNext.raised.withLock { $0 })
+
+        let again = Flag()
+        withObservationTracking { _ = fetcher.state } onChange: { again.raised.withLock { $0 = true } }
+        fixture.server.edit { $0[0].text = "changed" }
+        try await fetcher.reload()
+        #expect(again.raised.withLock { $0 })
     }
 }
