@@ -124,4 +124,19 @@ struct TablesClientTests {
             #expect(try await selfdb.tables.data.query(Memo.self).executePage().total == 2)
         }
     }
+
+    @Test func aRowThatDoesNotFitTheModelIsATypedError() async throws {
+        try await ClientFixture.run { fixture in
+            let (selfdb, _) = try await fixture.newUser("misfit")
+            // A `memos` table whose rank is text: its rows do not decode as `Memo`.
+            let schema: TableSchema = ["id": ColumnSchema(type: "uuid", nullable: false), "title": ColumnSchema(type: "text", nullable: false), "rank": ColumnSchema(type: "text")]
+            let table = try await selfdb.tables.create(payload: TableCreate(name: Memo.tableName, tableSchema: schema))
+            try await selfdb.tables.data.insert(table.id, data: ["id": .string(UUID().uuidString), "title": .string("misfit"), "rank": .string("high")])
+            await expectError("a row of the wrong shape", {
+                if case .invalidResponse(let text) = $0 { text.contains("Memo") && text.contains("rank") } else { false }
+            }) {
+                _ = try await selfdb.tables.data.query(Memo.self).execute()
+            }
+        }
+    }
 }
