@@ -30,6 +30,23 @@ struct RowReaderTests {
         #expect(rows.map { $0["name"] as String? } == ["Ada ✓", nil, ""])
     }
 
+    @Test func aRowKeptWhileTheStatementMovesOnKeepsItsValues() throws {
+        // Rows reuse the storage of the previous row when nobody holds it; one that is held
+        // must not see the next row's values.
+        let db = try SQLite()
+        try db.executeScript("CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO t VALUES (1, 'one'), (2, 'two'), (3, 'three')")
+        let statement = try db.execute("SELECT id, name FROM t ORDER BY id")
+        let first = try #require(try statement.nextRow())
+        let second = try #require(try statement.nextRow())
+        var kept: [Row] = []
+        while let row = try statement.nextRow() { kept.append(row) }
+        #expect(first.values == [.integer(1), .text("one")])
+        #expect(second.values == [.integer(2), .text("two")])
+        #expect(kept.map(\.values) == [[.integer(3), .text("three")]])
+        let all = try db.execute("SELECT id, name FROM t ORDER BY id").all()
+        #expect(all.map { $0[1] as String? } == ["one", "two", "three"])
+    }
+
     @Test func anErrorFromTheBodyEndsTheLoopAndTheStatementRunsAgain() throws {
         struct Stop: Error {}
         let db = try SQLite()

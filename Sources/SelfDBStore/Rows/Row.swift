@@ -24,6 +24,7 @@ public struct Row: Sendable, Hashable {
     }
 
     /// Column `index` (0-based) as `T`; nil when NULL, not convertible exactly, or out of range.
+    @inlinable
     public subscript<T: SQLiteConvertible>(_ index: Int) -> T? {
         guard values.indices.contains(index) else { return nil }
         return T(sqliteValue: values[index])

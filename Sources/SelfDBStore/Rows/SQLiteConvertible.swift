@@ -16,6 +16,7 @@ public protocol SQLiteConvertible {
 }
 
 extension Int64: SQLiteConvertible {
+    @inlinable
     public init?(sqliteValue: SQLiteValue) {
         switch sqliteValue {
         case .integer(let value): self = value
@@ -32,6 +33,7 @@ extension Int64: SQLiteConvertible {
 }
 
 extension Int: SQLiteConvertible {
+    @inlinable
     public init?(sqliteValue: SQLiteValue) {
         guard let wide = Int64(sqliteValue: sqliteValue), let value = Int(exactly: wide) else { return nil }
         self = value
@@ -39,6 +41,7 @@ extension Int: SQLiteConvertible {
 }
 
 extension Double: SQLiteConvertible {
+    @inlinable
     public init?(sqliteValue: SQLiteValue) {
         switch sqliteValue {
         case .real(let value): self = value
@@ -54,6 +57,7 @@ extension Double: SQLiteConvertible {
 }
 
 extension Bool: SQLiteConvertible {
+    @inlinable
     public init?(sqliteValue: SQLiteValue) {
         switch sqliteValue {
         case .integer(0): self = false
@@ -72,6 +76,7 @@ extension Bool: SQLiteConvertible {
 }
 
 extension String: SQLiteConvertible {
+    @inlinable
     public init?(sqliteValue: SQLiteValue) {
         switch sqliteValue {
         case .text(let value): self = value
@@ -86,6 +91,7 @@ extension String: SQLiteConvertible {
 }
 
 extension Data: SQLiteConvertible {
+    @inlinable
     public init?(sqliteValue: SQLiteValue) {
         switch sqliteValue {
         case .blob(let value): self = value
@@ -97,6 +103,7 @@ extension Data: SQLiteConvertible {
 
 extension SQLiteValue: SQLiteConvertible {
     /// Any value as it is stored, including NULL.
+    @inlinable
     public init?(sqliteValue: SQLiteValue) {
         self = sqliteValue
     }

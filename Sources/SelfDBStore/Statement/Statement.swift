@@ -18,12 +18,24 @@ public final class Statement: Sequence {
     /// The error that ended the last `for in` loop, if one did.
     public private(set) var iterationError: SQLiteError?
 
-    let connection: SQLite
-    private(set) var handle: OpaquePointer?
-    private lazy var columns = ColumnIndex(names: (0..<sqlite3_column_count(handle)).map { String(cString: sqlite3_column_name(handle, $0)) })
+    @usableFromInline let connection: SQLite
+    @usableFromInline @exclusivity(unchecked) private(set) var handle: OpaquePointer?
+    @exclusivity(unchecked) private var columnIndex: ColumnIndex?
+    /// The result columns, read once (every row shares them).
+    private var columns: ColumnIndex {
+        if let columnIndex { return columnIndex }
+        let index = ColumnIndex(names: (0..<sqlite3_column_count(handle)).map { String(cString: sqlite3_column_name(handle, $0)) })
+        columnIndex = index
+        return index
+    }
+    // The state read on every step is exempt from Swift's dynamic exclusivity checks: a
+    // statement is used by one thread at a time (not `Sendable`) and none of these accesses
+    // overlap, while the checks (a thread-local access set) were a sixth of a bulk read.
+    /// The values of the last row made, whose storage the next row reuses.
+    @exclusivity(unchecked) private var rowBuffer: [SQLiteValue] = []
     /// The row `execute` stepped to and nobody has read yet.
-    private var pendingRow = false
-    private var finished = true
+    @usableFromInline @exclusivity(unchecked) var pendingRow = false
+    @usableFromInline @exclusivity(unchecked) var finished = true
     private lazy var parameterNames: [String?] = (0..<sqlite3_bind_parameter_count(handle)).map { index in
         sqlite3_bind_parameter_name(handle, index + 1).map { String(cString: $0) }
     }
@@ -100,15 +112,17 @@ public final class Statement: Sequence {
         try advance() ? makeRow() : nil
     }
 
-    /// Moves to the next row without reading it; false when there are no more.
-    func advance() throws -> Bool {
+    /// Moves to the next row without reading it; false when there are no more. Inlined into
+    /// read loops: a row is one `sqlite3_step` and a few flag tests.
+    @inlinable func advance() throws -> Bool {
         try connection.checkOpen()
         if pendingRow {
             pendingRow = false
             return true
         }
         guard !finished else { return false }
-        return try step()
+        let code = sqlite3_step(handle)
+        return code == SQLITE_ROW ? true : try stepped(code)
     }
 
     /// All remaining rows.
@@ -157,7 +171,12 @@ public final class Statement: Sequence {
 
     /// One `sqlite3_step`: true on a row, false when done.
     private func step() throws -> Bool {
-        switch sqlite3_step(handle) {
+        try stepped(sqlite3_step(handle))
+    }
+
+    /// What a step's result code means: true on a row, false when done; an error throws.
+    @usableFromInline func stepped(_ code: Int32) throws -> Bool {
+        switch code {
         case SQLITE_ROW:
             return true
         case SQLITE_DONE:
@@ -173,13 +192,21 @@ public final class Statement: Sequence {
     }
 
     private func makeRow() -> Row {
-        let count = sqlite3_column_count(handle)
-        var values: [SQLiteValue] = []
-        values.reserveCapacity(Int(count))
-        for index in 0..<count {
-            values.append(SQLiteValue(column: index, of: handle))
+        let count = Int(sqlite3_column_count(handle))
+        // The previous row's storage is overwritten in place when its `Row` is gone (the
+        // common loop), so a row costs no allocation of its own; a row still held keeps its
+        // values (the buffer is copied first: copy on write).
+        if rowBuffer.count == count {
+            let handle = handle
+            rowBuffer.withUnsafeMutableBufferPointer { values in
+                for index in 0..<count {
+                    values[index] = SQLiteValue(column: Int32(index), of: handle)
+                }
+            }
+        } else {
+            rowBuffer = (0..<count).map { SQLiteValue(column: Int32($0), of: handle) }
         }
-        return Row(values: values, columns: columns)
+        return Row(values: rowBuffer, columns: columns)
     }
 
     private func check(_ code: Int32) throws {

@@ -77,20 +77,23 @@ public enum SQLiteValue: Sendable, Hashable {
     }
 
     /// Reads column `index` (0-based) of the current row of `statement`.
+    @inlinable
     public init(column index: Int32, of statement: OpaquePointer?) {
-        switch sqlite3_column_type(statement, index) {
-        case SQLITE_INTEGER: self = .integer(sqlite3_column_int64(statement, index))
-        case SQLITE_FLOAT: self = .real(sqlite3_column_double(statement, index))
+        // One column lookup, then the value accessors (see `RowReader.column`).
+        let value = sqlite3_column_value(statement, index)
+        switch sqlite3_value_type(value) {
+        case SQLITE_INTEGER: self = .integer(sqlite3_value_int64(value))
+        case SQLITE_FLOAT: self = .real(sqlite3_value_double(value))
         case SQLITE_TEXT:
-            if let text = sqlite3_column_text(statement, index) {
-                let count = Int(sqlite3_column_bytes(statement, index))
+            if let text = sqlite3_value_text(value) {
+                let count = Int(sqlite3_value_bytes(value))
                 self = .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
             } else {
                 self = .text("")
             }
         case SQLITE_BLOB:
-            let count = Int(sqlite3_column_bytes(statement, index))
-            if count > 0, let bytes = sqlite3_column_blob(statement, index) {
+            let count = Int(sqlite3_value_bytes(value))
+            if count > 0, let bytes = sqlite3_value_blob(value) {
                 self = .blob(Data(bytes: bytes, count: count))
             } else {
                 self = .blob(Data())

@@ -52,8 +52,8 @@ struct NoteExampleTests {
 
         await actions.createPost(title: "Hello", content: "first words")
         #expect(APIClient.calls.contains("create:Hello"))
-        #expect(try await eventually { feed.fetcher.items.first?.title == "Hello" })
-        #expect(feed.fetcher.items.first?.caState == .normal)
+        // Shown at once as `.inserting`, then `.normal` once the fetcher has re-read the cache.
+        #expect(try await eventually { feed.fetcher.items.first?.title == "Hello" && feed.fetcher.items.first?.caState == .normal })
 
         var post = try #require(feed.fetcher.items.first { $0.id == posts[0].id })
         await actions.updatePost(&post, newTitle: "renamed")
