@@ -89,7 +89,10 @@ let package = Package(
 
         // MARK: Runtime and client
         .target(
-            name: "SelfDBRuntime"
+            name: "SelfDBRuntime",
+            // swift-log: the client, realtime, cache and sync log through a `Logger` the app
+            // passes in (a no-op by default). A small package with no dependencies of its own.
+            dependencies: [.product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "SelfDBRealtime",
@@ -97,13 +100,13 @@ let package = Package(
                 "SelfDBRuntime",
                 // Linux only: Apple platforms use URLSessionWebSocketTask and must not link NIO.
                 .product(name: "WSClient", package: "swift-websocket", condition: .when(platforms: [.linux])),
-                .product(name: "Logging", package: "swift-log", condition: .when(platforms: [.linux])),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux])),
             ]
         ),
         .target(
             name: "SelfDB",
-            dependencies: ["SelfDBRuntime", "SelfDBRealtime"],
+            dependencies: ["SelfDBRuntime", "SelfDBRealtime", .product(name: "Logging", package: "swift-log")],
             plugins: ["SelfDBCodegenPlugin"]
         ),
 
@@ -122,13 +125,13 @@ let package = Package(
         // MARK: Offline cache
         .target(
             name: "SelfDBCache",
-            dependencies: ["SelfDB", "SelfDBStore"]
+            dependencies: ["SelfDB", "SelfDBStore", .product(name: "Logging", package: "swift-log")]
         ),
 
         // MARK: CachedData's API on the cache engine
         .target(
             name: "CachedData",
-            dependencies: ["SelfDBCache", "SelfDB", "SelfDBRuntime"]
+            dependencies: ["SelfDBCache", "SelfDB", "SelfDBRuntime", .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "CachedDataDependencies",
@@ -138,7 +141,7 @@ let package = Package(
         // MARK: Sync client
         .target(
             name: "Synchro",
-            dependencies: ["SelfDBRuntime", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["SelfDBRuntime", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")],
             plugins: ["SelfDBCodegenPlugin"]
         ),
 
@@ -171,7 +174,7 @@ let package = Package(
         // MARK: Demo
         .executableTarget(
             name: "selfdb-demo",
-            dependencies: ["SelfDB", "SelfDBCache", "SelfDBEmulator", "Synchro"],
+            dependencies: ["SelfDB", "SelfDBCache", "SelfDBEmulator", "Synchro", .product(name: "Logging", package: "swift-log")],
             plugins: ["SelfDBCodegenPlugin"]
         ),
 
@@ -179,6 +182,7 @@ let package = Package(
         // What several test targets share: a seedable generator, the helper-process locator.
         .target(
             name: "SelfDBTestSupport",
+            dependencies: ["SelfDBRuntime", .product(name: "Logging", package: "swift-log")],
             path: "Tests/SelfDBTestSupport"
         ),
         .testTarget(
@@ -203,7 +207,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SelfDBClientTests",
-            dependencies: ["SelfDB", "SelfDBEmulator"],
+            dependencies: ["SelfDB", "SelfDBEmulator", "SelfDBTestSupport", .product(name: "Logging", package: "swift-log")],
             plugins: ["SelfDBCodegenPlugin"]
         ),
         .testTarget(
@@ -227,7 +231,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SelfDBCacheTests",
-            dependencies: ["SelfDBCache", "SelfDB", "SelfDBEmulator", "SelfDBStore", "selfdb-cache-crash-helper", "SelfDBTestSupport"],
+            dependencies: ["SelfDBCache", "SelfDB", "SelfDBEmulator", "SelfDBStore", "selfdb-cache-crash-helper", "SelfDBTestSupport", .product(name: "Logging", package: "swift-log")],
             plugins: ["SelfDBCodegenPlugin"]
         ),
         .testTarget(

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 @_exported import SelfDBRealtime
 @_exported import SelfDBRuntime
 
@@ -23,9 +24,9 @@ public final class SelfDB: Sendable {
     /// A client for the server at `baseUrl`, sending `apiKey` on every request.
     ///
     /// An invalid URL string is reported on the first call rather than trapping here.
-    public convenience init(baseUrl: String, apiKey: String, transport: any HTTPTransport = URLSessionTransport(), tokenStore: any TokenStore = InMemoryTokenStore(), retryPolicy: RetryPolicy = RetryPolicy(), realtime: RealtimeConfiguration = RealtimeConfiguration()) {
+    public convenience init(baseUrl: String, apiKey: String, transport: any HTTPTransport = URLSessionTransport(), tokenStore: any TokenStore = InMemoryTokenStore(), retryPolicy: RetryPolicy = RetryPolicy(), realtime: RealtimeConfiguration = RealtimeConfiguration(), logger: Logger? = nil) {
         let url = URL(string: baseUrl) ?? URL(fileURLWithPath: "/invalid-base-url")
-        self.init(baseURL: url, apiKey: apiKey, transport: transport, tokenStore: tokenStore, retryPolicy: retryPolicy, realtime: realtime)
+        self.init(baseURL: url, apiKey: apiKey, transport: transport, tokenStore: tokenStore, retryPolicy: retryPolicy, realtime: realtime, logger: logger)
     }
 
     /// A client for the server at `baseURL`.
@@ -35,9 +36,15 @@ public final class SelfDB: Sendable {
     ///   - tokenStore: where the session lives (memory by default; `FileTokenStore` persists it).
     ///   - retryPolicy: retries of idempotent requests on 429, 503 and connection failures.
     ///   - realtime: the realtime socket's serializer, heartbeat, backoff and WebSocket.
-    public init(baseURL: URL, apiKey: String, transport: any HTTPTransport = URLSessionTransport(), tokenStore: any TokenStore = InMemoryTokenStore(), retryPolicy: RetryPolicy = RetryPolicy(), realtime: RealtimeConfiguration = RealtimeConfiguration()) {
+    ///   - logger: where the client and the realtime socket report what they do (requests at
+    ///     debug, retries and refreshes at info, failures at error; connects, joins and
+    ///     reconnects). Never a token, password or API key. Nothing is logged without one
+    ///     (the realtime socket then uses `realtime.logger`).
+    public init(baseURL: URL, apiKey: String, transport: any HTTPTransport = URLSessionTransport(), tokenStore: any TokenStore = InMemoryTokenStore(), retryPolicy: RetryPolicy = RetryPolicy(), realtime: RealtimeConfiguration = RealtimeConfiguration(), logger: Logger? = nil) {
+        var realtime = realtime
+        if let logger { realtime.logger = logger }
         let apiClient = APIClient(
-            configuration: .init(baseURL: baseURL, apiKey: apiKey, errorKinds: Self.errorKinds, retryPolicy: retryPolicy),
+            configuration: .init(baseURL: baseURL, apiKey: apiKey, errorKinds: Self.errorKinds, retryPolicy: retryPolicy, logger: logger ?? .selfdbDisabled),
             transport: transport,
             tokenStore: tokenStore,
             refresher: { client, refreshToken in

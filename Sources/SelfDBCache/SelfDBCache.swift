@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import SelfDB
 
 /// An offline-first cache of table models and other generated models in a local SQLite file.
@@ -24,11 +25,14 @@ public final class SelfDBCache: Sendable {
 
     /// Opens (or creates) the cache file at `path`.
     ///
+    /// - Parameter logger: where the cache reports queue replays (info), each mutation sent
+    ///   (debug) and rollbacks (warning); item ids and type names, never item contents.
+    ///   Silent by default.
     /// - Throws: `CacheError.storage` if the file cannot be opened as a cache.
-    public init(selfdb: SelfDB, path: String) throws {
+    public init(selfdb: SelfDB, path: String, logger: Logger = .selfdbDisabled) throws {
         self.selfdb = selfdb
         storage = try SQLiteCacheStorage(path: path)
-        sender = MutationSender(storage: storage, broadcaster: broadcaster)
+        sender = MutationSender(storage: storage, broadcaster: broadcaster, logger: logger)
     }
 
     /// Opens (or creates) a cache at `path` without a SelfDB client: its items come from the
@@ -37,10 +41,10 @@ public final class SelfDBCache: Sendable {
     /// with `CacheError.invalidArgument` here. (This is what the `CachedData` product runs on.)
     ///
     /// - Throws: `CacheError.storage` if the file cannot be opened as a cache.
-    public init(path: String) throws {
+    public init(path: String, logger: Logger = .selfdbDisabled) throws {
         self.selfdb = nil
         storage = try SQLiteCacheStorage(path: path)
-        sender = MutationSender(storage: storage, broadcaster: broadcaster)
+        sender = MutationSender(storage: storage, broadcaster: broadcaster, logger: logger)
     }
 
     /// The client, for table models; a cache opened without one refuses them.

@@ -8,7 +8,7 @@ enum Demo {
         do {
             let target = try await DemoTarget.start()
             do {
-                try await run(SelfDB(baseURL: target.baseURL, apiKey: target.apiKey))
+                try await run(SelfDB(baseURL: target.baseURL, apiKey: target.apiKey, logger: DemoLogger.logger))
                 try await OfflineDemo.run(target)
                 try await SyncDemo.run()
                 await target.stop()

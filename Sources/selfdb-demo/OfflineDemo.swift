@@ -8,7 +8,7 @@ import SelfDBCache
 enum OfflineDemo {
     static func run(_ target: DemoTarget) async throws {
         let transport = OutageTransport()
-        let selfdb = SelfDB(baseURL: target.baseURL, apiKey: target.apiKey, transport: transport, retryPolicy: .none)
+        let selfdb = SelfDB(baseURL: target.baseURL, apiKey: target.apiKey, transport: transport, retryPolicy: .none, logger: DemoLogger.logger)
         let email = "offline-\(UUID().uuidString.prefix(8).lowercased())@example.com"
         _ = try await selfdb.auth.users.create(payload: UserCreate(email: email, password: "DemoPass123!", firstName: "Offline", lastName: "Demo"))
         try await selfdb.auth.login(email: email, password: "DemoPass123!")
@@ -18,7 +18,7 @@ enum OfflineDemo {
         let cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("selfdb-offline-demo-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: cacheDirectory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: cacheDirectory) }
-        let cache = try SelfDBCache(selfdb: selfdb, path: cacheDirectory.appendingPathComponent("cache.sqlite").path)
+        let cache = try SelfDBCache(selfdb: selfdb, path: cacheDirectory.appendingPathComponent("cache.sqlite").path, logger: DemoLogger.orSilent)
         let feed = cache.fetcher(Note.self, .all(view: "my-notes", query: Note.query().sort(.createdAt, .asc)))
 
         Demo.step("Offline-first: load my notes through the cache (SelfDBCache)")

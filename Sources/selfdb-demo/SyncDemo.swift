@@ -35,7 +35,7 @@ enum SyncDemo {
     private static func twoDevices(_ emulator: SelfDBEmulator, directory: URL) async throws {
 
         // A SelfDB account; its access token is what the devices send to /sync/*.
-        let selfdb = SelfDB(baseURL: emulator.baseURL, apiKey: "demo-api-key")
+        let selfdb = SelfDB(baseURL: emulator.baseURL, apiKey: "demo-api-key", logger: DemoLogger.logger)
         let email = "sync-\(UUID().uuidString.prefix(8).lowercased())@example.com"
         let user = try await selfdb.auth.users.create(payload: UserCreate(email: email, password: "DemoPass123!", firstName: "Sync", lastName: "Demo"))
         try await selfdb.auth.login(email: email, password: "DemoPass123!")
@@ -49,7 +49,7 @@ enum SyncDemo {
             let config = SynchroConfig(
                 dbPath: directory.appendingPathComponent("\(name).sqlite").path, serverURL: emulator.baseURL,
                 authProvider: authProvider, clientID: "\(name)-\(UUID().uuidString.prefix(8))", platform: "linux",
-                appVersion: "1.0.0", maxRetryAttempts: 1)
+                appVersion: "1.0.0", maxRetryAttempts: 1, logger: DemoLogger.orSilent)
             return try SynchroClient(config: config, transport: transport)
         }
         let laptopNetwork = OutageTransport()

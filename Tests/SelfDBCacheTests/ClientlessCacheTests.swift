@@ -1,5 +1,7 @@
 import Foundation
+import Logging
 import SelfDB
+import SelfDBTestSupport
 import SelfDBCache
 import Testing
 
@@ -65,5 +67,32 @@ struct ClientlessCacheTests {
             guard case .fetchFailed(.invalidResponse(let text))? = error as? CacheError else { return false }
             return text.contains("without moving the cursor")
         }
+    }
+
+    @Test func theQueueLogsReplaysAndRollbacksWithoutContents() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("clientless-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let lines = LogLines()
+        let cache = try SelfDBCache(path: folder.appendingPathComponent("cache.sqlite").path, logger: .capturing(lines))
+        let offline = Locked(true)
+        await cache.register(BucketResponse.self, mutations: CacheMutations(
+            insert: { bucket in
+                if offline.withLock({ $0 }) { throw URLError(.notConnectedToInternet) }
+                if bucket.name == "refused" { throw Refusal() }
+                return nil
+            }))
+        let kept = BucketResponse(id: UUID(), name: "kept-secret-name", public: false, createdAt: Date())
+        let refused = BucketResponse(id: UUID(), name: "refused", public: false, createdAt: Date())
+        #expect(try await cache.insert(kept, into: "a") == .pending)
+        #expect(try await cache.insert(refused, into: "a") == .pending)
+        offline.withLock { $0 = false }
+        let report = await cache.synchronize()
+        #expect(report.sent == 1 && report.rejected.count == 1)
+        let trace = lines.all
+        #expect(trace.contains { $0.contains("cache: sending 2 queued mutations") })
+        #expect(trace.contains { $0.contains("still queued 1; stopped: the server is unreachable") })
+        #expect(trace.contains { $0.hasPrefix("warning") && $0.contains("insert of model:BucketResponse \(refused.id.uuidString) refused; rolled back") })
+        #expect(trace.contains { $0.contains("sent 1, refused 1, still queued 0") })
+        #expect(!trace.contains { $0.contains("kept-secret-name") }, "item contents never reach the log")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import SelfDBCache
 import SelfDBRuntime
 
@@ -16,12 +17,14 @@ public final class CACache: Sendable {
 
     /// Opens (or creates) the cache file at `databasePath`.
     ///
-    /// - Parameter retryInterval: how long to wait before sending pending mutations again
+    /// - Parameters:
+    ///   - retryInterval: how long to wait before sending pending mutations again
     ///   after the server could not be reached; doubled after each failed try, up to 64 times.
+    ///   - logger: where the cache reports queue replays and rollbacks (silent by default).
     /// - Throws: `CAFetchError.storage` if the file cannot be opened as a cache.
-    public init(databasePath: String, retryInterval: Duration = .seconds(5)) throws(CAFetchError) {
+    public init(databasePath: String, retryInterval: Duration = .seconds(5), logger: Logger = .selfdbDisabled) throws(CAFetchError) {
         do {
-            engine = try SelfDBCache(path: databasePath)
+            engine = try SelfDBCache(path: databasePath, logger: logger)
         } catch {
             throw CAFetchError(error)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import SelfDB
 
 /// Sends the durable mutation queue in order, one drain at a time.
@@ -14,13 +15,15 @@ actor MutationSender {
 
     private let storage: any CacheStorage
     private let broadcaster: ChangeBroadcaster
+    private let logger: Logger
     private var senders: [String: ItemSender] = [:]
     private var tail: Task<SyncReport, Never>?
     private var expected: [Int64: Outcome?] = [:]
 
-    init(storage: any CacheStorage, broadcaster: ChangeBroadcaster) {
+    init(storage: any CacheStorage, broadcaster: ChangeBroadcaster, logger: Logger) {
         self.storage = storage
         self.broadcaster = broadcaster
+        self.logger = logger
     }
 
     /// Sets the sender of a type; the first registration of a type stays.
@@ -57,6 +60,10 @@ actor MutationSender {
 
     private func sendAll() async -> SyncReport {
         var report = SyncReport()
+        if let queued = try? storage.pendingMutations().count, queued > 0 {
+            logger.info("cache: sending \(queued) queued mutation\(queued == 1 ? "" : "s")")
+        }
+        defer { log(report) }
         while true {
             let next: PendingMutation?
             do {
@@ -76,6 +83,7 @@ actor MutationSender {
                 try storage.markAttempted(mutation.sequence)
                 let stored = try await sender.send(mutation)
                 try storage.confirm(mutation, server: stored)
+                logger.debug("cache: \(mutation.kind.rawValue) of \(mutation.typeName) \(mutation.itemId) confirmed")
                 report.sent += 1
                 record(mutation.sequence, .confirmed(stored))
             } catch let error as CacheError {
@@ -102,6 +110,7 @@ actor MutationSender {
                     report.stoppedBy = .storage("\(error)")
                     break
                 }
+                logger.warning("cache: \(mutation.kind.rawValue) of \(mutation.typeName) \(mutation.itemId) refused; rolled back")
                 report.rejected.append(refusal)
                 record(mutation.sequence, .rejected(refusal))
             }
@@ -109,6 +118,16 @@ actor MutationSender {
         }
         report.remaining = (try? storage.pendingMutations().count) ?? 0
         return report
+    }
+
+    /// How a drain ended, when there was anything to say.
+    private func log(_ report: SyncReport) {
+        guard report.sent > 0 || !report.rejected.isEmpty || report.stoppedBy != nil else { return }
+        let stopped = report.stoppedBy.map { error -> String in
+            if case .offline = error { return "; stopped: the server is unreachable" }
+            return "; stopped: \(error.isCancellation ? "cancelled" : "an error")"
+        } ?? ""
+        logger.info("cache: sent \(report.sent), refused \(report.rejected.count), still queued \(report.remaining)\(stopped)")
     }
 
     private func record(_ sequence: Int64, _ outcome: Outcome) {

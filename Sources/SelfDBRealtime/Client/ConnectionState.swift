@@ -47,3 +47,18 @@ extension DisconnectReason: CustomStringConvertible {
         }
     }
 }
+
+extension DisconnectReason {
+    /// The reason without the transport's text (which can quote the socket URL and its
+    /// credentials), for logs.
+    var logSummary: String {
+        switch self {
+        case .notStarted: "not started"
+        case .requested: "requested"
+        case .closedByServer: "closed by the server"
+        case .connectionLost: "connection lost"
+        case .heartbeatTimeout: "heartbeat timeout"
+        case .connectFailed: "connect failed"
+        }
+    }
+}

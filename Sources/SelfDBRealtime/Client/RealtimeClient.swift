@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import SelfDBRuntime
 
 /// The Phoenix Channels client behind `selfdb.realtime`.
@@ -149,6 +150,9 @@ public actor RealtimeClient {
             connection = try await configuration.connector.connect(to: try await socketURL())
         } catch {
             let reason = (error as? RealtimeError).map { if case .connectionFailed(let text) = $0 { text } else { $0.description } } ?? String(describing: error)
+            // The error's type only: a transport's text can quote the socket URL, which
+            // carries the API key and the token.
+            configuration.logger.error("realtime connect failed (\(type(of: error)))")
             publish(.disconnected(.connectFailed(reason)))
             throw RealtimeError.connectionFailed(reason)
         }
@@ -161,6 +165,7 @@ public actor RealtimeClient {
         let current = generation
         socket = connection
         pendingHeartbeat = nil
+        configuration.logger.info("realtime connected (socket \(current))")
         publish(.connected)
         Task { await self.read(connection, generation: current) }
         heartbeat = Task { await self.beat(generation: current) }
@@ -171,6 +176,7 @@ public actor RealtimeClient {
 
     /// Forgets the socket: pending replies fail, channels are no longer joined.
     private func drop(reason: DisconnectReason) {
+        configuration.logger.info("realtime disconnected: \(reason.logSummary)")
         socket = nil
         generation += 1
         heartbeat?.cancel()
@@ -194,8 +200,10 @@ public actor RealtimeClient {
     private func reconnect() async {
         var attempt = 0
         while wantsConnection, socket == nil, !Task.isCancelled {
+            let delay = configuration.reconnectBackoff.delay(attempt: attempt)
+            configuration.logger.info("realtime reconnecting in \(delay) (attempt \(attempt + 1))")
             do {
-                try await Task.sleep(for: configuration.reconnectBackoff.delay(attempt: attempt))
+                try await Task.sleep(for: delay)
             } catch {
                 break
             }
@@ -275,11 +283,13 @@ public actor RealtimeClient {
             }
             guard current == generation, let connection = socket else { return }
             if pendingHeartbeat != nil {
+                configuration.logger.warning("realtime heartbeat unanswered; dropping the socket")
                 connectionLost(generation: current, reason: .heartbeatTimeout)
                 return
             }
             let ref = nextRef()
             pendingHeartbeat = ref
+            configuration.logger.trace("realtime heartbeat \(ref)")
             do {
                 try await connection.send(configuration.serializer.encode(PhoenixMessage(ref: ref, topic: "phoenix", event: "heartbeat")))
             } catch {
@@ -326,8 +336,10 @@ public actor RealtimeClient {
         guard !channel.isJoined else { return }
         let reply = try await request("phx_join", topic: channel.topic)
         guard reply.status == "ok" else {
+            configuration.logger.error("realtime join of \(channel.topic) refused")
             throw RealtimeError.joinRefused(topic: channel.topic, reason: reply.response["reason"]?.stringValue ?? "\(reply.status) \(reply.response)")
         }
+        configuration.logger.info("realtime joined \(channel.topic)")
         channel.setJoined(true)
     }
 

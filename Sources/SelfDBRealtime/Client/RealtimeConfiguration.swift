@@ -1,4 +1,6 @@
 import Foundation
+import Logging
+import SelfDBRuntime
 
 /// How the realtime client talks to the server.
 public struct RealtimeConfiguration: Sendable {
@@ -14,6 +16,9 @@ public struct RealtimeConfiguration: Sendable {
     public var reconnectBackoff: ReconnectBackoff
     /// Opens WebSockets (URLSession on Apple platforms, swift-websocket's NIO client on Linux).
     public var connector: any WebSocketConnector
+    /// Where the client reports connects, joins, reconnects (info) and heartbeats (trace).
+    /// Never the socket URL (it carries the API key and token). Silent by default.
+    public var logger: Logger
 
     /// The defaults: V1 frames, a heartbeat every 30 s, 10 s reply timeout.
     public init(
@@ -21,8 +26,10 @@ public struct RealtimeConfiguration: Sendable {
         heartbeatInterval: Duration = .seconds(30),
         replyTimeout: Duration = .seconds(10),
         reconnectBackoff: ReconnectBackoff = ReconnectBackoff(),
-        connector: any WebSocketConnector = PlatformWebSocketConnector()
+        connector: any WebSocketConnector = PlatformWebSocketConnector(),
+        logger: Logger = .selfdbDisabled
     ) {
+        self.logger = logger
         self.serializer = serializer
         self.heartbeatInterval = heartbeatInterval
         self.replyTimeout = replyTimeout

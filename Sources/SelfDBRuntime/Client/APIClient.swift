@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -21,15 +22,20 @@ public final class APIClient: Sendable {
         public var retryPolicy: RetryPolicy
         /// Refresh this long before the access token's known expiry, sparing a 401 round trip.
         public var refreshLeeway: TimeInterval
+        /// Where the client reports what it does: each request at debug (method, path, status,
+        /// duration), retries and token refreshes at info, failures at error. Never a token,
+        /// password, API key, body or query string. Silent by default.
+        public var logger: Logger
 
         /// Creates a configuration.
-        public init(baseURL: URL, apiKey: String? = nil, errorKinds: [Int: APIErrorKind] = [:], additionalHeaders: [String: String] = [:], retryPolicy: RetryPolicy = RetryPolicy(), refreshLeeway: TimeInterval = 10) {
+        public init(baseURL: URL, apiKey: String? = nil, errorKinds: [Int: APIErrorKind] = [:], additionalHeaders: [String: String] = [:], retryPolicy: RetryPolicy = RetryPolicy(), refreshLeeway: TimeInterval = 10, logger: Logger = .selfdbDisabled) {
             self.baseURL = baseURL
             self.apiKey = apiKey
             self.errorKinds = errorKinds
             self.additionalHeaders = additionalHeaders
             self.retryPolicy = retryPolicy
             self.refreshLeeway = refreshLeeway
+            self.logger = logger
         }
     }
 
@@ -123,44 +129,59 @@ public final class APIClient: Sendable {
     private func perform(_ request: APIRequest) async throws -> Data {
         var attempt = 0
         var refreshed = false
+        let logger = configuration.logger
+        let name = "\(request.method.rawValue) \(request.path)"
         while true {
             attempt += 1
             let token = try await accessToken(for: request)
             let urlRequest = try makeURLRequest(request, accessToken: token)
             let data: Data
             let response: HTTPURLResponse
+            let started = ContinuousClock.now
             do {
                 (data, response) = try await transport.send(urlRequest)
             } catch {
                 if error is CancellationError { throw error }
                 if request.isIdempotent, attempt < configuration.retryPolicy.maxAttempts {
-                    try await Task.sleep(for: .seconds(configuration.retryPolicy.delay(afterAttempt: attempt, retryAfter: nil)))
+                    let delay = configuration.retryPolicy.delay(afterAttempt: attempt, retryAfter: nil)
+                    logger.info("retrying \(name) in \(RequestLog.seconds(delay)) after a connection failure (attempt \(attempt + 1) of \(configuration.retryPolicy.maxAttempts))")
+                    try await Task.sleep(for: .seconds(delay))
                     continue
                 }
+                logger.error("\(name) failed: the server could not be reached (\(RequestLog.describe(error)))", metadata: RequestLog.metadata(request))
                 throw SelfDBError.connectionError(error)
             }
             let status = response.statusCode
+            logger.debug("\(name) → \(status) in \(RequestLog.milliseconds(since: started))", metadata: RequestLog.metadata(request, status: status))
             // An expired token: refresh once (single-flight) and send again. A request that
             // manages the session itself is never retried this way.
             if status == 401, let token, !refreshed, request.session == nil, let refresher {
                 refreshed = true
+                logger.info("refreshing the access token: \(name) answered 401")
                 _ = try await sessions.refresh(replacing: token) { refreshToken in try await refresher(self, refreshToken) }
                 continue
             }
             if status == 401, token != nil, !refreshed, accessTokenProvider != nil {
                 refreshed = true
+                logger.info("asking the access token provider again: \(name) answered 401")
                 continue
             }
             if configuration.retryPolicy.retryableStatuses.contains(status), request.isIdempotent, attempt < configuration.retryPolicy.maxAttempts {
                 let retryAfter = RetryPolicy.parseRetryAfter(response.value(forHTTPHeaderField: "Retry-After"))
-                try await Task.sleep(for: .seconds(configuration.retryPolicy.delay(afterAttempt: attempt, retryAfter: retryAfter)))
+                let delay = configuration.retryPolicy.delay(afterAttempt: attempt, retryAfter: retryAfter)
+                logger.info("retrying \(name) in \(RequestLog.seconds(delay)) after \(status) (attempt \(attempt + 1) of \(configuration.retryPolicy.maxAttempts))")
+                try await Task.sleep(for: .seconds(delay))
                 continue
             }
             if request.session == .signOut {
                 await tokenStore.save(nil)
             }
             guard (200..<300).contains(status) else {
-                throw ErrorResponseMapper.error(status: status, body: data, headers: response, kinds: configuration.errorKinds)
+                let error = ErrorResponseMapper.error(status: status, body: data, headers: response, kinds: configuration.errorKinds)
+                // The kind only: a server's detail can echo what was sent (a password that
+                // failed validation, say).
+                logger.error("\(name) failed: \(status) \(RequestLog.kind(of: error))", metadata: RequestLog.metadata(request, status: status))
+                throw error
             }
             return data
         }
@@ -193,6 +214,7 @@ public final class APIClient: Sendable {
         }
         if let expiresAt = session.expiresAt, expiresAt.timeIntervalSinceNow < configuration.refreshLeeway,
            session.refreshToken != nil, let refresher {
+            configuration.logger.info("refreshing the access token before it expires")
             session = try await sessions.refresh(replacing: session.accessToken) { refreshToken in try await refresher(self, refreshToken) }
         }
         return session.accessToken

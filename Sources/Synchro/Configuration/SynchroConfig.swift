@@ -1,4 +1,6 @@
 import Foundation
+import Logging
+import SelfDBRuntime
 
 /// Everything a ``SynchroClient`` needs: where its database lives, which server it syncs
 /// with, who the user is, and how often to sync.
@@ -28,6 +30,10 @@ public struct SynchroConfig: Sendable {
     public var pushBatchSize: Int
     /// Records per snapshot page (capped at 1000).
     public var snapshotPageSize: Int
+    /// Where sync reports what it does: each request at debug, cycles at info (what was
+    /// pushed and pulled), retries at info, failures at error. Never the token or a record's
+    /// values. Silent by default.
+    public var logger: Logger
 
     /// Creates a configuration; the defaults are those of the Synchro client.
     public init(
@@ -42,8 +48,10 @@ public struct SynchroConfig: Sendable {
         maxRetryAttempts: Int = 5,
         pullPageSize: Int = 100,
         pushBatchSize: Int = 100,
-        snapshotPageSize: Int = 100
+        snapshotPageSize: Int = 100,
+        logger: Logger = .selfdbDisabled
     ) {
+        self.logger = logger
         self.dbPath = dbPath
         self.serverURL = serverURL
         self.authProvider = authProvider

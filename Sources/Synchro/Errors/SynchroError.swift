@@ -51,3 +51,16 @@ extension SynchroError: CustomStringConvertible {
         }
     }
 }
+
+extension SynchroError {
+    /// The case without underlying errors' or the server's text, for logs.
+    var logSummary: String {
+        switch self {
+        case .networkError(let underlying): "network error (\(type(of: underlying)))"
+        case .serverError(let status, _): "server error \(status)"
+        case .databaseError(let underlying): "database error (\(type(of: underlying)))"
+        case .invalidResponse: "invalid response"
+        default: description
+        }
+    }
+}

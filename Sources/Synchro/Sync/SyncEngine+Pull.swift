@@ -34,6 +34,9 @@ extension SyncEngine {
                 }
                 try MetaStore.advanceCheckpoint(to: page.checkpoint, in: db)
             }
+            if !page.changes.isEmpty || !page.deletes.isEmpty {
+                config.logger.info("sync pulled \(page.changes.count) record\(page.changes.count == 1 ? "" : "s") and \(page.deletes.count) delete\(page.deletes.count == 1 ? "" : "s") (checkpoint \(page.checkpoint))")
+            }
             if !page.hasMore { return }
         }
     }

@@ -32,6 +32,7 @@ extension SyncEngine {
                     }
                 }
                 rejected += outcome.rejected
+                config.logger.info("sync pushed \(outgoing.count) change\(outgoing.count == 1 ? "" : "s"), \(outcome.rejected.count) rejected, \(outcome.conflicts.count) conflict\(outcome.conflicts.count == 1 ? "" : "s")")
                 for event in outcome.conflicts {
                     for handler in conflictHandlers.all { handler(event) }
                 }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Logging
 
 /// The sync loop behind a ``SynchroClient``: start-up (schema, registration, snapshot),
 /// cycles of push-then-pull on the timer, after local writes and on demand, retries, and
@@ -42,7 +43,8 @@ final class SyncEngine: Sendable {
             baseURL: config.serverURL, errorKinds: SynchroAPI.errorKinds,
             additionalHeaders: ["X-App-Version": config.appVersion],
             // The engine retries whole cycles itself, with the protocol's own backoff.
-            retryPolicy: .none)
+            retryPolicy: .none,
+            logger: config.logger)
         self.api = SynchroAPI(
             api: APIClient(configuration: configuration, transport: transport, accessTokenProvider: config.authProvider))
     }
@@ -178,7 +180,9 @@ final class SyncEngine: Sendable {
             try Task.checkCancellation()
             setStatus(.syncing, fromCycle: true)
             do {
+                let started = ContinuousClock.now
                 try await cycleOnce()
+                config.logger.info("sync cycle done in \(ContinuousClock.now - started)")
                 setStatus(.idle, fromCycle: true)
                 return
             } catch let error as SynchroError where isPushRejection(error) {
@@ -190,12 +194,15 @@ final class SyncEngine: Sendable {
                 if error is CancellationError || Task.isCancelled { throw CancellationError() }
                 if case .retryable(let retryAfter) = FailureKind(error), attempt < attempts {
                     let delay = Backoff.delay(afterAttempt: attempt, retryAfter: retryAfter)
+                    config.logger.info("sync cycle failed (\(type(of: error))); retrying in \(String(format: "%.1f", delay)) s (attempt \(attempt + 1) of \(attempts))")
                     setStatus(.error(retryAt: Date().addingTimeInterval(delay)), fromCycle: true)
                     try await Task.sleep(for: .seconds(delay))
                     continue
                 }
                 setStatus(.error(retryAt: nil), fromCycle: true)
-                throw SynchroError.from(error, appVersion: config.appVersion)
+                let failure = SynchroError.from(error, appVersion: config.appVersion)
+                config.logger.error("sync cycle failed after \(attempt) attempt\(attempt == 1 ? "" : "s"): \(failure.logSummary)")
+                throw failure
             }
         }
     }

@@ -1,0 +1,64 @@
+import Foundation
+import Logging
+import SelfDB
+import SelfDBEmulator
+import SelfDBRuntime
+import SelfDBTestSupport
+import Testing
+
+/// What the client and its realtime socket log: a readable trace at debug level, and never a
+/// secret (API key, password, access or refresh token), not even in a failure's line.
+@Suite("logging")
+struct LoggingTests {
+    @Test func aDebugTraceOfARealSessionHoldsNoSecret() async throws {
+        try await ClientFixture.run(accessTokenLifetime: 12) { fixture in
+            let lines = LogLines()
+            let logger = Logger.capturing(lines)
+            let selfdb = SelfDB(
+                baseURL: fixture.emulator.baseURL, apiKey: ClientFixture.apiKey,
+                retryPolicy: RetryPolicy(maxAttempts: 2, baseDelay: 0.01),
+                realtime: RealtimeConfiguration(heartbeatInterval: .milliseconds(100)),
+                logger: logger)
+
+            let password = "Sup3rSecretPa55"
+            let email = "logged-\(UUID().uuidString.prefix(8).lowercased())@example.com"
+            _ = try await selfdb.auth.users.create(payload: UserCreate(email: email, password: password, firstName: "Log", lastName: "Ged"))
+            let tokens = try await selfdb.auth.login(email: email, password: password)
+            // A password the server refuses, whose 422 detail echoes it back.
+            let refused = "short"
+            await #expect(throws: SelfDBError.self) {
+                _ = try await selfdb.auth.users.create(payload: UserCreate(email: "x-\(email)", password: refused, firstName: "No", lastName: "Pe"))
+            }
+            // A 503 answered by a retry.
+            fixture.emulator.injectFault(.serviceUnavailable(), method: "GET", path: "/users/me")
+            _ = try await selfdb.auth.me()
+            // The access token comes within the client's 10 s leeway of expiring: the next
+            // call refreshes it first.
+            try await Task.sleep(for: .seconds(2.5))
+            _ = try await selfdb.auth.me()
+            let refreshed = try #require(await selfdb.session)
+
+            try await selfdb.tables.create(from: Memo.self)
+            try await selfdb.realtime.connect()
+            try await selfdb.realtime.channel("table:\(Memo.tableName)").subscribe()
+            try await Task.sleep(for: .milliseconds(350))
+            try await selfdb.realtime.disconnect()
+
+            let trace = lines.all
+            for expected in ["POST /users/ → 201", "POST /users/token → 200", "POST /users/ failed: 422 validationFailed", "POST /users/token/refresh → 200", "retrying GET /users/me", "refreshing the access token", "realtime connected", "realtime joined table:memos", "realtime heartbeat", "realtime disconnected: requested"] {
+                #expect(trace.contains { $0.contains(expected) }, "no line contains '\(expected)':\n\(trace.joined(separator: "\n"))")
+            }
+            let secrets = [ClientFixture.apiKey, password, refused, tokens.accessToken, tokens.refreshToken, refreshed.accessToken, refreshed.refreshToken].compactMap { $0 }
+            for line in trace {
+                for secret in secrets {
+                    #expect(!line.contains(secret), "a secret reached the log: \(line)")
+                }
+            }
+        }
+    }
+
+    @Test func nothingIsLoggedByDefault() async throws {
+        // The default logger drops everything, whatever its level says.
+        #expect(Logger.selfdbDisabled.handler is SwiftLogNoOpLogHandler)
+    }
+}
