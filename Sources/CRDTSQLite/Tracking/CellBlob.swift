@@ -1,0 +1,109 @@
+/// The cells of one record, packed in one BLOB of `_crdt_rows` (one metadata row per record
+/// instead of one per cell: a tracked insert or update writes one row, not one per column).
+///
+/// Layout, cell by cell in column position (the tracked columns in table order; a column
+/// added later gets the next position): an unsigned LEB128 varint column version, 0 for a
+/// column without metadata; then, when it is not 0, varints for the db version, the node
+/// and the feed sequence. Positions past the end have no metadata. Values are never negative
+/// (versions and node ids are checked to fit Int64 before they are stored).
+enum CellBlob {
+    /// The most bytes one cell takes (four 10-byte varints).
+    static let maxCellBytes = 40
+
+    /// Calls `body` with each position and its cell (nil when it has none), in order.
+    static func forEach(_ bytes: UnsafeRawBufferPointer, _ body: (Int, Cell?) -> Void) {
+        var reader = Reader(bytes: bytes)
+        var position = 0
+        while !reader.isAtEnd {
+            guard let cell = reader.cell() else { return }
+            body(position, cell.version == 0 ? nil : cell)
+            position += 1
+        }
+    }
+
+    /// The cells as an array indexed by position (nil: no metadata), at least `count` long.
+    static func decode(_ bytes: UnsafeRawBufferPointer, count: Int) -> [Cell?] {
+        var cells = [Cell?](repeating: nil, count: count)
+        forEach(bytes) { position, cell in
+            if position < cells.count {
+                cells[position] = cell
+            } else {
+                cells.append(cell)
+            }
+        }
+        return cells
+    }
+
+    /// The largest db version among the cells (0 if none).
+    static func maxDBVersion(_ bytes: UnsafeRawBufferPointer) -> Int64 {
+        var highest: Int64 = 0
+        forEach(bytes) { _, cell in highest = max(highest, cell?.dbVersion ?? 0) }
+        return highest
+    }
+
+    /// Packs `cells` (trailing cells without metadata are left out).
+    static func encode(_ cells: [Cell?]) -> [UInt8] {
+        let used = (cells.lastIndex { $0 != nil } ?? -1) + 1
+        var writer = Writer(capacity: used * maxCellBytes)
+        for cell in cells[..<used] { writer.append(cell) }
+        return writer.bytes
+    }
+
+    struct Reader {
+        let bytes: UnsafeRawBufferPointer
+        var offset = 0
+
+        var isAtEnd: Bool { offset >= bytes.count }
+
+        /// The next cell (version 0 for a position without metadata); nil if the bytes end
+        /// in the middle of one (a damaged blob reads as ending there).
+        mutating func cell() -> Cell? {
+            guard let version = varint() else { return nil }
+            guard version != 0 else { return Cell(version: 0, dbVersion: 0, node: 0, sequence: 0) }
+            guard let dbVersion = varint(), let node = varint(), let sequence = varint() else { return nil }
+            return Cell(version: version, dbVersion: dbVersion, node: node, sequence: sequence)
+        }
+
+        mutating func varint() -> Int64? {
+            var value: UInt64 = 0
+            var shift: UInt64 = 0
+            while offset < bytes.count, shift < 64 {
+                let byte = bytes[offset]
+                offset += 1
+                value |= UInt64(byte & 0x7F) << shift
+                if byte & 0x80 == 0 { return Int64(bitPattern: value) }
+                shift += 7
+            }
+            return nil
+        }
+    }
+
+    struct Writer {
+        var bytes: [UInt8]
+
+        init(capacity: Int) {
+            bytes = []
+            bytes.reserveCapacity(capacity)
+        }
+
+        mutating func append(_ cell: Cell?) {
+            guard let cell, cell.version != 0 else {
+                bytes.append(0)
+                return
+            }
+            varint(cell.version)
+            varint(cell.dbVersion)
+            varint(cell.node)
+            varint(cell.sequence)
+        }
+
+        mutating func varint(_ signed: Int64) {
+            var value = UInt64(bitPattern: signed)
+            while value >= 0x80 {
+                bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
+                value >>= 7
+            }
+            bytes.append(UInt8(value))
+        }
+    }
+}
