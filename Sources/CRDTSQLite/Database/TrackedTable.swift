@@ -42,6 +42,11 @@ struct TrackedTable: Hashable, Sendable {
         (["crdt_cells(\(existing)", version, node, sequence] + masks).joined(separator: ", ") + ")"
     }
 
+    /// Where the triggers compare a row's key with `_crdt_rows.pk`, they write `+NEW.key`: `pk`
+    /// has no type affinity, and comparing it with a column that has one (INTEGER) converts
+    /// it first, which keeps SQLite off the primary key index (a scan of every record per row
+    /// write). The unary plus drops the column's affinity, so the values compare as stored.
+    ///
     /// Drops and recreates the triggers (for enabling, after ADD COLUMN, and when migrating).
     /// Each row write records its metadata with one statement on one metadata row, inside
     /// the writer's own statement (so it commits or rolls back with the row), stamped with
@@ -68,7 +73,7 @@ struct TrackedTable: Hashable, Sendable {
             let updateCells = cells("cells", version: "crdt_version()", node: "crdt_node()", sequence: sequence("NEW"), masks: masks(changed))
             script.append("""
             CREATE TRIGGER \(trigger("upd")) AFTER UPDATE ON \(table) WHEN crdt_tracking() AND (\(columns.indices.map(changed).joined(separator: " OR "))) BEGIN
-              UPDATE _crdt_rows SET seq = \(sequence("NEW")), cells = \(updateCells) WHERE tbl = \(id) AND pk = NEW.\(key);
+              UPDATE _crdt_rows SET seq = \(sequence("NEW")), cells = \(updateCells) WHERE tbl = \(id) AND pk = +NEW.\(key);
             END;
             """)
         }
@@ -95,7 +100,7 @@ struct TrackedTable: Hashable, Sendable {
 
     /// Whether any row of the table has no metadata yet.
     var untrackedRowsQuery: String {
-        "SELECT EXISTS (SELECT 1 FROM \(table) AS t WHERE NOT EXISTS (SELECT 1 FROM _crdt_rows WHERE tbl = \(id) AND pk = t.\(key)))"
+        "SELECT EXISTS (SELECT 1 FROM \(table) AS t WHERE NOT EXISTS (SELECT 1 FROM _crdt_rows WHERE tbl = \(id) AND pk = +t.\(key)))"
     }
 
     /// Metadata for rows that existed before tracking began: one version and one sequence

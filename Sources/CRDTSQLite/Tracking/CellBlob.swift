@@ -78,6 +78,42 @@ enum CellBlob {
         }
     }
 
+    /// Writes cells into a buffer the caller sized (`maxCellBytes` per cell).
+    struct BufferWriter {
+        let buffer: UnsafeMutableRawBufferPointer
+        private(set) var count = 0
+
+        init(buffer: UnsafeMutableRawBufferPointer) {
+            self.buffer = buffer
+        }
+
+        mutating func append(_ cell: Cell?) {
+            guard let cell, cell.version != 0 else {
+                byte(0)
+                return
+            }
+            varint(cell.version)
+            varint(cell.dbVersion)
+            varint(cell.node)
+            varint(cell.sequence)
+        }
+
+        private mutating func varint(_ signed: Int64) {
+            var value = UInt64(bitPattern: signed)
+            while value >= 0x80 {
+                byte(UInt8(truncatingIfNeeded: value) | 0x80)
+                value >>= 7
+            }
+            byte(UInt8(value))
+        }
+
+        private mutating func byte(_ value: UInt8) {
+            guard count < buffer.count else { return }
+            buffer[count] = value
+            count += 1
+        }
+    }
+
     struct Writer {
         var bytes: [UInt8]
 

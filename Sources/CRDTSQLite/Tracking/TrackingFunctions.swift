@@ -66,7 +66,7 @@ enum TrackingFunctions {
                     sqlite3_result_error(call, "crdt_cells takes cells, version, node, sequence and masks", -1)
                     return
                 }
-                TrackingFunctions.cells(call, Array(UnsafeBufferPointer(start: arguments, count: Int(count))))
+                TrackingFunctions.cells(call, arguments, Int(count))
             }),
             ("crdt_cells_json", 1, pure, { call, _, arguments in
                 guard let arguments else { return }
@@ -119,33 +119,42 @@ enum TrackingFunctions {
         return hash
     }
 
-    private static func cells(_ call: OpaquePointer?, _ arguments: [OpaquePointer?]) {
+    /// Runs once per tracked row write: reads and writes the packed cells in place, without
+    /// heap allocations (a stack buffer sized for the worst case of the cells at hand).
+    private static func cells(_ call: OpaquePointer?, _ arguments: UnsafeMutablePointer<OpaquePointer?>, _ count: Int) {
         let version = sqlite3_value_int64(arguments[1])
         let node = sqlite3_value_int64(arguments[2])
         let sequence = sqlite3_value_int64(arguments[3])
-        let masks = arguments[4...].map { UInt64(bitPattern: sqlite3_value_int64($0)) }
-        let count = Int(sqlite3_value_bytes(arguments[0]))
-        let existing = UnsafeRawBufferPointer(start: sqlite3_value_blob(arguments[0]), count: count)
-        var reader = CellBlob.Reader(bytes: existing)
-        var writer = CellBlob.Writer(capacity: (count + masks.count * 64) * CellBlob.maxCellBytes / 4)
-        var position = 0
-        let maskedPositions = masks.count * 64
-        while position < maskedPositions || !reader.isAtEnd {
-            var cell = reader.isAtEnd ? nil : reader.cell()
-            if cell?.version == 0 { cell = nil }
-            if position < maskedPositions, masks[position / 64] & (1 << UInt64(position % 64)) != 0 {
-                let previous = cell?.version ?? 0
-                guard previous < Int64.max else {
-                    sqlite3_result_error(call, TrackingContext.overflow.message, -1)
-                    return
-                }
-                cell = Cell(version: previous + 1, dbVersion: version, node: node, sequence: sequence)
-            }
-            writer.append(cell)
-            position += 1
+        let maskCount = count - 4
+        func mask(_ index: Int) -> UInt64 { UInt64(bitPattern: sqlite3_value_int64(arguments[4 + index])) }
+        var maskedPositions = 0
+        for index in stride(from: maskCount - 1, through: 0, by: -1) where mask(index) != 0 {
+            maskedPositions = index * 64 + 64 - mask(index).leadingZeroBitCount
+            break
         }
-        writer.bytes.withUnsafeBytes { bytes in
-            sqlite3_result_blob(call, bytes.baseAddress, Int32(bytes.count), SQLITE_TRANSIENT)
+        let existingBytes = Int(sqlite3_value_bytes(arguments[0]))
+        let existing = UnsafeRawBufferPointer(start: sqlite3_value_blob(arguments[0]), count: existingBytes)
+        // Every cell takes at least one byte, so the blob has at most that many positions.
+        let capacity = (maskedPositions + existingBytes) * CellBlob.maxCellBytes
+        withUnsafeTemporaryAllocation(byteCount: max(capacity, 1), alignment: 1) { buffer in
+            var reader = CellBlob.Reader(bytes: existing)
+            var writer = CellBlob.BufferWriter(buffer: buffer)
+            var position = 0
+            while position < maskedPositions || !reader.isAtEnd {
+                var cell = reader.isAtEnd ? nil : reader.cell()
+                if cell?.version == 0 { cell = nil }
+                if position < maskedPositions, mask(position / 64) & (1 << UInt64(position % 64)) != 0 {
+                    let previous = cell?.version ?? 0
+                    guard previous < Int64.max else {
+                        sqlite3_result_error(call, TrackingContext.overflow.message, -1)
+                        return
+                    }
+                    cell = Cell(version: previous + 1, dbVersion: version, node: node, sequence: sequence)
+                }
+                writer.append(cell)
+                position += 1
+            }
+            sqlite3_result_blob(call, buffer.baseAddress, Int32(writer.count), SQLITE_TRANSIENT)
         }
     }
 
