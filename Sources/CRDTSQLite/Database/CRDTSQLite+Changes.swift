@@ -56,9 +56,10 @@ extension CRDTSQLite {
                     nodeId: lifeNode, localDbVersion: UInt64(lifeSequence)))
             }
             // Cells of a record without a row (none should exist) have no value to send.
-            guard sqlite3_column_int(row, 7) != 0, sqlite3_column_int64(row, 5) > cursor, let blob = sqlite3_column_blob(row, 6) else { return }
+            guard sqlite3_column_int(row, 7) != 0, sqlite3_column_int64(row, 5) > cursor else { return }
             for position in cells.indices { cells[position] = nil }
-            CellBlob.forEach(UnsafeRawBufferPointer(start: blob, count: Int(sqlite3_column_bytes(row, 6)))) { position, cell in
+            let life = Cell(version: 1, dbVersion: sqlite3_column_int64(row, 2), node: Int64(lifeNode), sequence: lifeSequence)
+            CellBlob.forEach(column: 6, of: row, life: life) { position, cell in
                 if position < cells.count { cells[position] = cell }
             }
             for position in byName {

@@ -8,7 +8,8 @@ extension CRDTSQLite {
     /// ``TrackingContext``); its `merging` column is unused since the merge flag moved to the
     /// connection, and stays so both layouts share the table. `_crdt_rows` holds one row per
     /// record: its life (causal length `cl` and the write that set it), the sequence of its
-    /// latest write (indexed: the feed), and its cells (``CellBlob``). `_crdt_records` and
+    /// latest write (indexed: the feed), and its cells (``CellBlob``: packed, or for a record as
+    /// inserted, just the number of columns). `_crdt_records` and
     /// `_crdt_columns` show it in the first layout's shape, for inspection.
     static var metadataSchema: String {
         """
@@ -21,7 +22,7 @@ extension CRDTSQLite {
         CREATE VIEW IF NOT EXISTS _crdt_columns (tbl, pk, col, col_version, db_version, node_id, seq) AS
           SELECT t.name, r.pk, json_extract(t.columns, '$[' || json_extract(c.value, '$[0]') || ']'),
             json_extract(c.value, '$[1]'), json_extract(c.value, '$[2]'), json_extract(c.value, '$[3]'), json_extract(c.value, '$[4]')
-          FROM _crdt_rows AS r JOIN _crdt_tables AS t ON t.id = r.tbl JOIN json_each(crdt_cells_json(r.cells)) AS c;
+          FROM _crdt_rows AS r JOIN _crdt_tables AS t ON t.id = r.tbl JOIN json_each(crdt_cells_json(r.cells, r.life_version, r.life_node, r.life_seq)) AS c;
         """
     }
 

@@ -55,10 +55,8 @@ final class MergeWriter {
         var record = Record(columns: tables[table].columns.count)
         record.causalLength = sqlite3_column_int64(lookup, 0)
         record.life = Cell(version: record.causalLength, dbVersion: sqlite3_column_int64(lookup, 1), node: sqlite3_column_int64(lookup, 2), sequence: sqlite3_column_int64(lookup, 3))
-        if let cells = sqlite3_column_blob(lookup, 4) {
-            CellBlob.forEach(UnsafeRawBufferPointer(start: cells, count: Int(sqlite3_column_bytes(lookup, 4)))) { position, cell in
-                if position < record.cells.count { record.cells[position] = cell }
-            }
+        CellBlob.forEach(column: 4, of: lookup, life: record.life) { position, cell in
+            if position < record.cells.count { record.cells[position] = cell }
         }
         return record
     }
@@ -73,11 +71,13 @@ final class MergeWriter {
         sqlite3_bind_int64(save, 5, record.life.node)
         sqlite3_bind_int64(save, 6, record.life.sequence)
         sqlite3_bind_int64(save, 7, sequence)
-        let cells = record.cells.contains { $0 != nil } ? CellBlob.encode(record.cells) : []
-        if cells.isEmpty {
+        if !record.cells.contains(where: { $0 != nil }) {
             sqlite3_bind_null(save, 8)
+        } else if let implied = CellBlob.impliedCount(record.cells, life: record.life) {
+            // A record merged as it was inserted (every cell stamped like its life).
+            sqlite3_bind_int64(save, 8, implied)
         } else {
-            cells.withUnsafeBytes { bytes in
+            CellBlob.encode(record.cells).withUnsafeBytes { bytes in
                 _ = sqlite3_bind_blob(save, 8, bytes.baseAddress, Int32(bytes.count), SQLITE_TRANSIENT)
             }
         }

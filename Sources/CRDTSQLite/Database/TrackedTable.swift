@@ -37,9 +37,10 @@ struct TrackedTable: Hashable, Sendable {
         }
     }
 
-    /// `crdt_cells(<cells>, version, node, sequence, masks…)`.
+    /// `crdt_cells(<cells>, <the life's stamp>, version, node, sequence, masks…)`, in an
+    /// UPDATE of `_crdt_rows` (where `life_*` are the row's values before the update).
     private func cells(_ existing: String, version: String, node: String, sequence: String, masks: [String]) -> String {
-        (["crdt_cells(\(existing)", version, node, sequence] + masks).joined(separator: ", ") + ")"
+        (["crdt_cells(\(existing)", "life_version", "life_node", "life_seq", version, node, sequence] + masks).joined(separator: ", ") + ")"
     }
 
     /// Where the triggers compare a row's key with `_crdt_rows.pk`, they write `+NEW.key`: `pk`
@@ -55,14 +56,15 @@ struct TrackedTable: Hashable, Sendable {
     var triggerScript: String {
         var script = ["ins", "upd", "del", "pk"].map { "DROP TRIGGER IF EXISTS \(trigger($0));" }
         let sequence = { (row: String) in "crdt_seq(\(id), \(row).\(key))" }
-        let insertCells = cells("NULL", version: "crdt_version()", node: "crdt_node()", sequence: sequence("NEW"), masks: allColumns)
         let reinsertCells = cells("CASE WHEN cl % 2 = 0 THEN NULL ELSE cells END", version: "excluded.life_version", node: "excluded.life_node", sequence: "excluded.seq", masks: allColumns)
-        // An insert over a live record (INSERT OR REPLACE) bumps every column; over a tombstone
-        // it resurrects the record (causal length + 1) with fresh columns.
+        // A new record's cells are all stamped like its life: the implied form, the column
+        // count (see CellBlob). An insert over a live record (INSERT OR REPLACE) bumps every
+        // column; over a tombstone it resurrects the record (causal length + 1) with fresh
+        // columns.
         script.append("""
         CREATE TRIGGER \(trigger("ins")) AFTER INSERT ON \(table) WHEN crdt_tracking() BEGIN
           INSERT INTO _crdt_rows (tbl, pk, cl, life_version, life_node, life_seq, seq, cells)
-            VALUES (\(id), NEW.\(key), 1, crdt_version(), crdt_node(), \(sequence("NEW")), \(sequence("NEW")), \(insertCells))
+            VALUES (\(id), NEW.\(key), 1, crdt_version(), crdt_node(), \(sequence("NEW")), \(sequence("NEW")), \(columns.count))
             ON CONFLICT (tbl, pk) DO UPDATE SET cl = CASE WHEN cl % 2 = 0 THEN cl + 1 ELSE cl END,
               life_version = excluded.life_version, life_node = excluded.life_node, life_seq = excluded.seq, seq = excluded.seq,
               cells = \(reinsertCells);
@@ -106,10 +108,9 @@ struct TrackedTable: Hashable, Sendable {
     /// Metadata for rows that existed before tracking began: one version and one sequence
     /// for all of them (one write).
     func backfill(version: Int64, node: Int64, sequence: Int64) -> String {
-        let fresh = cells("NULL", version: String(version), node: String(node), sequence: String(sequence), masks: allColumns)
-        return """
+        """
         INSERT OR IGNORE INTO _crdt_rows (tbl, pk, cl, life_version, life_node, life_seq, seq, cells)
-          SELECT \(id), t.\(key), 1, \(version), \(node), \(sequence), \(sequence), \(fresh) FROM \(table) AS t;
+          SELECT \(id), t.\(key), 1, \(version), \(node), \(sequence), \(sequence), \(columns.count) FROM \(table) AS t;
         """
     }
 

@@ -1,3 +1,5 @@
+import GRDBSQLite
+
 /// The cells of one record, packed in one BLOB of `_crdt_rows` (one metadata row per record
 /// instead of one per cell: a tracked insert or update writes one row, not one per column).
 ///
@@ -6,7 +8,50 @@
 /// column without metadata; then, when it is not 0, varints for the db version, the node
 /// and the feed sequence. Positions past the end have no metadata. Values are never negative
 /// (versions and node ids are checked to fit Int64 before they are stored).
+///
+/// The `cells` column holds a BLOB in that layout, NULL (no cells: a tombstone, or a record
+/// known only by its life), or an INTEGER n: positions 0..<n at column version 1, stamped
+/// like the record's life. That is what a local insert (or a merged one) leaves, and writing
+/// the count instead of packing a blob keeps the hottest path, a tracked insert, short.
 enum CellBlob {
+    /// Calls `body` with each position and its cell, whichever form the column holds;
+    /// `life` is the record's life (its db version, node and sequence stamp the implied cells).
+    static func forEach(column: Int32, of statement: OpaquePointer?, life: Cell, _ body: (Int, Cell?) -> Void) {
+        switch sqlite3_column_type(statement, column) {
+        case SQLITE_INTEGER:
+            forEachImplied(count: sqlite3_column_int64(statement, column), life: life, body)
+        case SQLITE_BLOB:
+            forEach(UnsafeRawBufferPointer(start: sqlite3_column_blob(statement, column), count: Int(sqlite3_column_bytes(statement, column))), body)
+        default:
+            return
+        }
+    }
+
+    /// The same, for a function argument.
+    static func forEach(value: OpaquePointer?, life: Cell, _ body: (Int, Cell?) -> Void) {
+        switch sqlite3_value_type(value) {
+        case SQLITE_INTEGER:
+            forEachImplied(count: sqlite3_value_int64(value), life: life, body)
+        case SQLITE_BLOB:
+            forEach(UnsafeRawBufferPointer(start: sqlite3_value_blob(value), count: Int(sqlite3_value_bytes(value))), body)
+        default:
+            return
+        }
+    }
+
+    private static func forEachImplied(count: Int64, life: Cell, _ body: (Int, Cell?) -> Void) {
+        let cell = Cell(version: 1, dbVersion: life.dbVersion, node: life.node, sequence: life.sequence)
+        for position in 0..<Int(max(0, min(count, Int64(Int32.max)))) { body(position, cell) }
+    }
+
+    /// The implied form (a count) when `cells` are exactly what it stands for, nil otherwise.
+    static func impliedCount(_ cells: [Cell?], life: Cell) -> Int64? {
+        let implied = Cell(version: 1, dbVersion: life.dbVersion, node: life.node, sequence: life.sequence)
+        let used = (cells.lastIndex { $0 != nil } ?? -1) + 1
+        guard cells[..<used].allSatisfy({ $0 == implied }) else { return nil }
+        return Int64(used)
+    }
+
     /// The most bytes one cell takes (four 10-byte varints).
     static let maxCellBytes = 40
 
@@ -34,7 +79,8 @@ enum CellBlob {
         return cells
     }
 
-    /// The largest db version among the cells (0 if none).
+    /// The largest db version among the cells of a BLOB (0 if none; the implied form has the
+    /// life's).
     static func maxDBVersion(_ bytes: UnsafeRawBufferPointer) -> Int64 {
         var highest: Int64 = 0
         forEach(bytes) { _, cell in highest = max(highest, cell?.dbVersion ?? 0) }

@@ -142,7 +142,7 @@ final class TrackingContext {
             throw code == SQLITE_DONE ? Failure(message: "crdt: the CRDT state row is missing") : failure("cannot read the CRDT state", code)
         }
         var clock = max(sqlite3_column_int64(statement, 1), sqlite3_column_int64(statement, 4))
-        if let cells = sqlite3_column_blob(statement, 5) {
+        if sqlite3_column_type(statement, 5) == SQLITE_BLOB, let cells = sqlite3_column_blob(statement, 5) {
             let bytes = UnsafeRawBufferPointer(start: cells, count: Int(sqlite3_column_bytes(statement, 5)))
             clock = max(clock, CellBlob.maxDBVersion(bytes))
         }

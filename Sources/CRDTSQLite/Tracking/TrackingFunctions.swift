@@ -12,11 +12,12 @@ import SelfDBStore
 /// - `crdt_tracking()`: 1, or 0 while a merge writes (the triggers' WHEN clause).
 /// - `crdt_version()`, `crdt_node()`: the transaction's local version and this node's id.
 /// - `crdt_seq(table, key)`: the feed sequence of one row write.
-/// - `crdt_cells(cells, version, node, sequence, mask…)`: `cells` (a ``CellBlob``) with the
+/// - `crdt_cells(cells, lifeVersion, lifeNode, lifeSequence, version, node, sequence, mask…)`:
+///   `cells` (any ``CellBlob`` form; the record's life stamps the implied one) with the
 ///   positions set in the 64-bit masks (position 64·i + bit in the i-th mask) bumped to the
-///   next column version and stamped with the write.
-/// - `crdt_cells_json(cells)`: `[[position, version, dbVersion, node, sequence], …]`, for the
-///   `_crdt_columns` inspection view.
+///   next column version and stamped with the write, as a BLOB.
+/// - `crdt_cells_json(cells, lifeVersion, lifeNode, lifeSequence)`: `[[position, version,
+///   dbVersion, node, sequence], …]`, for the `_crdt_columns` inspection view.
 ///
 /// The commit and rollback hooks are the connection's only ones: setting others on the same
 /// connection would leave the clock of the next transaction stale.
@@ -62,15 +63,15 @@ enum TrackingFunctions {
                 TrackingFunctions.result(call) { () throws(TrackingContext.Failure) in try context.sequence(table: table, key: key) }
             }),
             ("crdt_cells", -1, pure, { call, count, arguments in
-                guard let arguments, count >= 4 else {
-                    sqlite3_result_error(call, "crdt_cells takes cells, version, node, sequence and masks", -1)
+                guard let arguments, count >= 7 else {
+                    sqlite3_result_error(call, "crdt_cells takes cells, the life's version, node and sequence, the write's, and masks", -1)
                     return
                 }
                 TrackingFunctions.cells(call, arguments, Int(count))
             }),
-            ("crdt_cells_json", 1, pure, { call, _, arguments in
+            ("crdt_cells_json", 4, pure, { call, _, arguments in
                 guard let arguments else { return }
-                TrackingFunctions.cellsJSON(call, arguments[0])
+                TrackingFunctions.cellsJSON(call, arguments)
             }),
         ]
         for (name, arity, flags, function) in functions {
@@ -122,26 +123,31 @@ enum TrackingFunctions {
     /// Runs once per tracked row write: reads and writes the packed cells in place, without
     /// heap allocations (a stack buffer sized for the worst case of the cells at hand).
     private static func cells(_ call: OpaquePointer?, _ arguments: UnsafeMutablePointer<OpaquePointer?>, _ count: Int) {
-        let version = sqlite3_value_int64(arguments[1])
-        let node = sqlite3_value_int64(arguments[2])
-        let sequence = sqlite3_value_int64(arguments[3])
-        let maskCount = count - 4
-        func mask(_ index: Int) -> UInt64 { UInt64(bitPattern: sqlite3_value_int64(arguments[4 + index])) }
+        let version = sqlite3_value_int64(arguments[4])
+        let node = sqlite3_value_int64(arguments[5])
+        let sequence = sqlite3_value_int64(arguments[6])
+        let maskCount = count - 7
+        func mask(_ index: Int) -> UInt64 { UInt64(bitPattern: sqlite3_value_int64(arguments[7 + index])) }
         var maskedPositions = 0
         for index in stride(from: maskCount - 1, through: 0, by: -1) where mask(index) != 0 {
             maskedPositions = index * 64 + 64 - mask(index).leadingZeroBitCount
             break
         }
-        let existingBytes = Int(sqlite3_value_bytes(arguments[0]))
-        let existing = UnsafeRawBufferPointer(start: sqlite3_value_blob(arguments[0]), count: existingBytes)
-        // Every cell takes at least one byte, so the blob has at most that many positions.
-        let capacity = (maskedPositions + existingBytes) * CellBlob.maxCellBytes
+        // The implied form: the first n positions stamped like the life.
+        let isImplied = sqlite3_value_type(arguments[0]) == SQLITE_INTEGER
+        let implied = isImplied ? Int(clamping: max(0, sqlite3_value_int64(arguments[0]))) : 0
+        let life = Cell(version: 1, dbVersion: sqlite3_value_int64(arguments[1]), node: sqlite3_value_int64(arguments[2]), sequence: sqlite3_value_int64(arguments[3]))
+        let existingBytes = isImplied ? 0 : Int(sqlite3_value_bytes(arguments[0]))
+        let existing = UnsafeRawBufferPointer(start: isImplied ? nil : sqlite3_value_blob(arguments[0]), count: existingBytes)
+        // Every stored cell takes at least one byte, so the blob has at most that many positions.
+        let positions = max(maskedPositions, implied)
+        let capacity = (positions + existingBytes) * CellBlob.maxCellBytes
         withUnsafeTemporaryAllocation(byteCount: max(capacity, 1), alignment: 1) { buffer in
             var reader = CellBlob.Reader(bytes: existing)
             var writer = CellBlob.BufferWriter(buffer: buffer)
             var position = 0
-            while position < maskedPositions || !reader.isAtEnd {
-                var cell = reader.isAtEnd ? nil : reader.cell()
+            while position < positions || !reader.isAtEnd {
+                var cell: Cell? = position < implied ? life : (reader.isAtEnd ? nil : reader.cell())
                 if cell?.version == 0 { cell = nil }
                 if position < maskedPositions, mask(position / 64) & (1 << UInt64(position % 64)) != 0 {
                     let previous = cell?.version ?? 0
@@ -158,10 +164,10 @@ enum TrackingFunctions {
         }
     }
 
-    private static func cellsJSON(_ call: OpaquePointer?, _ value: OpaquePointer?) {
-        let bytes = UnsafeRawBufferPointer(start: sqlite3_value_blob(value), count: Int(sqlite3_value_bytes(value)))
+    private static func cellsJSON(_ call: OpaquePointer?, _ arguments: UnsafeMutablePointer<OpaquePointer?>) {
+        let life = Cell(version: 1, dbVersion: sqlite3_value_int64(arguments[1]), node: sqlite3_value_int64(arguments[2]), sequence: sqlite3_value_int64(arguments[3]))
         var items: [String] = []
-        CellBlob.forEach(bytes) { position, cell in
+        CellBlob.forEach(value: arguments[0], life: life) { position, cell in
             guard let cell else { return }
             items.append("[\(position),\(cell.version),\(cell.dbVersion),\(cell.node),\(cell.sequence)]")
         }
