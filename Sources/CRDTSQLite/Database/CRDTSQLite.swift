@@ -27,9 +27,9 @@ import SelfDBStore
 /// never commits a row without it: one metadata row per record (`_crdt_rows`, its column
 /// versions packed in a BLOB), written by one statement per row write. The triggers call SQL
 /// functions this package registers on the connection (the transaction's version, the feed
-/// sequence, the packing); every connection `SelfDBStore.SQLite` opens in the process gets
-/// them too, so writes from another such connection to the same file are tracked the same
-/// way. **Connections opened by anything else** (another library, the sqlite3 shell) can read
+/// sequence); every connection `SelfDBStore.SQLite` opens in the process once a `CRDTSQLite`
+/// exists gets them too, so writes from another such connection to the same file are
+/// tracked the same way. **Connections opened by anything else** (another library, the sqlite3 shell) can read
 /// tracked tables but cannot write them: the statement fails whole with "no such function:
 /// crdt_…" and nothing is written. Merges write with the triggers stood down by a flag of
 /// the connection (not dropped, so prepared statements stay valid), inside a savepoint, so

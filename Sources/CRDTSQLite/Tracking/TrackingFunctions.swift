@@ -5,9 +5,16 @@ import SelfDBStore
 ///
 /// Every connection that writes a tracked table needs them: the CRDT object's own, and every
 /// connection `SelfDBStore.SQLite` opens once a `CRDTSQLite` was created in the process
-/// (through `SQLite.setConnectionSetup`). Connections opened by anything else (another
-/// library, the sqlite3 shell) can read tracked tables but not write them: the statement
-/// fails whole with "no such function: crdt_…", so nothing is written untracked.
+/// (through `SQLite.setConnectionSetup`; one opened before that has none). Connections
+/// without them (opened by another library, the sqlite3 shell) can read tracked tables but
+/// not write them: the statement fails whole with "no such function: crdt_…", so nothing is
+/// ever written untracked.
+///
+/// Why functions and hooks rather than SQL alone: the contract's clock ticks once per commit,
+/// and SQL triggers cannot see where a transaction starts or ends. A function keeps the
+/// transaction's version in per-connection memory and the commit and rollback hooks end it
+/// (see ``TrackingContext``). The alternative, a control row updated per write, was what
+/// ticked once per row and cost an UPDATE per tracked row.
 ///
 /// - `crdt_tracking()`: 1, or 0 while a merge writes (the triggers' WHEN clause).
 /// - `crdt_version()`, `crdt_node()`: the transaction's local version and this node's id.
