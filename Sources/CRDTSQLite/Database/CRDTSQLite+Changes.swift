@@ -39,7 +39,7 @@ extension CRDTSQLite {
     }
 
     /// One table's changes in cursor order: per record write, its life first, then its cells
-    /// by column name. The query walks the sequence index, so no sort is needed.
+    /// by column name.
     private func changes(of table: TrackedTable, after cursor: Int64, excluding: Set<UInt64>) throws -> [Change<RecordID>] {
         var found: [Change<RecordID>] = []
         let byName = table.positionsByName
@@ -73,7 +73,19 @@ extension CRDTSQLite {
                     nodeId: node, localDbVersion: UInt64(cell.sequence)))
             }
         }
-        return found
+        return Self.sortedByCursor(found)
+    }
+
+    /// One metadata row holds the changes of several writes (a record inserted at 1 and
+    /// updated at 5 is found at 5 with a cell still at 1), so rows in index order are not
+    /// changes in cursor order; paging relies on it (a page cut at 5 would skip the 1). A stable
+    /// sort by cursor keeps each write's changes as listed: the life, then cells by name. A
+    /// feed of inserts only is in order already and is not sorted.
+    private static func sortedByCursor(_ changes: [Change<RecordID>]) -> [Change<RecordID>] {
+        let cursors = changes.map(\.localDbVersion)
+        guard zip(cursors, cursors.dropFirst()).contains(where: { $0 > $1 }) else { return changes }
+        let order = cursors.indices.sorted { (cursors[$0], $0) < (cursors[$1], $1) }
+        return order.map { changes[$0] }
     }
 
     /// Several tables' feeds as one, in cursor order (a sequence belongs to one table's

@@ -115,7 +115,7 @@ struct TrackedTable: Hashable, Sendable {
     }
 
     /// The feed of one table after a cursor, in cursor order, with each record's current
-    /// values (columns 7… in column position order; NULL when the row is gone).
+    /// values (column 7: whether the row exists; 8… the values in column position order).
     var changesQuery: String {
         let values = columns.map { "t.\(SQLText.identifier($0))" }
         return """
