@@ -216,7 +216,9 @@ let package = Package(
         ),
         .testTarget(
             name: "CRDTSQLiteTests",
-            dependencies: ["CRDTSQLite", "crdt-crash-writer", "SelfDBTestSupport"]
+            dependencies: ["CRDTSQLite", "crdt-crash-writer", "SelfDBTestSupport"],
+            // A database written by the first metadata layout, for the migration tests.
+            resources: [.copy("Fixtures")]
         ),
         // The process the CRDT crash test kills with SIGKILL mid-stream.
         .executableTarget(

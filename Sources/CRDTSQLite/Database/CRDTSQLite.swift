@@ -16,18 +16,26 @@ import SelfDBStore
 ///
 /// **Semantics.** Each tracked cell has `(columnVersion, dbVersion, nodeId)`; a remote change
 /// wins when that triple is strictly greater, so merges are idempotent and order-independent.
-/// The clock is a Lamport clock: every tracked row write takes the next value (a transaction
-/// writing n rows advances it by n), and a merge first raises it to the largest incoming
-/// `dbVersion`. Records carry a causal length — odd while alive, even once deleted, higher
+/// The clock is a Lamport clock: a local commit takes the next value, however many rows it
+/// writes (all its changes carry that `dbVersion`; a rolled-back transaction takes none), and
+/// a merge first raises it to the largest incoming `dbVersion`. Records carry a causal length — odd while alive, even once deleted, higher
 /// wins: a delete beats concurrent column edits, and inserting the same id after a delete
 /// resurrects it (causal length + 1) with fresh column versions. The change feed reads a
 /// local sequence that also advances on merges, so a relay hands on what it merged.
 ///
 /// **Mechanics.** Triggers record metadata inside the writer's own transaction, so a crash
-/// never commits a row without it; writes from other connections to the same file are
-/// tracked the same way. Merges write with the triggers stood down by a flag in a one-row
-/// control table (not dropped, so prepared statements stay valid), inside a savepoint, so
-/// they also work inside the caller's transaction. `execute` lets ALTER TABLE … ADD COLUMN
+/// never commits a row without it: one metadata row per record (`_crdt_rows`, its column
+/// versions packed in a BLOB), written by one statement per row write. The triggers call SQL
+/// functions this package registers on the connection (the transaction's version, the feed
+/// sequence); every connection `SelfDBStore.SQLite` opens in the process once a `CRDTSQLite`
+/// exists gets them too, so writes from another such connection to the same file are
+/// tracked the same way. **Connections opened by anything else** (another library, the sqlite3 shell) can read
+/// tracked tables but cannot write them: the statement fails whole with "no such function:
+/// crdt_…" and nothing is written. Merges write with the triggers stood down by a flag of
+/// the connection (not dropped, so prepared statements stay valid), inside a savepoint, so
+/// they also work inside the caller's transaction. `_crdt_records` and `_crdt_columns` are
+/// views of the metadata in the first layout's shape, for inspection; files written in that
+/// layout are migrated when opened. `execute` lets ALTER TABLE … ADD COLUMN
 /// through (tracking picks the column up) and refuses DROP/RENAME of tracked tables and
 /// columns.
 ///
@@ -39,40 +47,37 @@ public final class CRDTSQLite<RecordID: CRDTRecordID> {
     public let connection: SQLite
 
     let statements: StatementCache
+    /// The tracking functions' state on `connection` (merging flag, the transaction's clock).
+    let tracking: TrackingContext
     var tables: [String: TrackedTable] = [:]
 
     /// Opens (or creates) the database at `path` as node `nodeId`.
     public init(path: String, nodeId: UInt64) throws {
         guard nodeId <= UInt64(Int64.max) else { throw CRDTError.invalidChange("node id \(nodeId) is larger than Int64.max") }
+        // Before the first connection: from now on every SelfDBStore connection can write
+        // tracked tables.
+        _ = TrackingFunctions.registered
         do {
             connection = try SQLite(path)
         } catch {
             throw CRDTError(error)
         }
+        guard let handle = connection.rawHandle else { throw CRDTError.databaseOpenFailed(path, SQLITE_MISUSE) }
+        // The connection got functions of its own from the setup; these replace them with a
+        // context this object can reach (for the merging flag and the merge's clock).
+        tracking = TrackingContext(handle: handle)
+        let code = TrackingFunctions.install(on: handle, context: tracking)
+        guard code == SQLITE_OK else { throw CRDTError.databaseOpenFailed(path, code) }
         self.nodeId = nodeId
         statements = StatementCache(connection: connection)
+        try migrateFirstLayout()
         try run { [connection] in
             try connection.executeScript(Self.metadataSchema)
-            try connection.execute("INSERT OR IGNORE INTO _crdt_state (id, node_id, clock, seq, merging) VALUES (1, ?, 0, 0, 0)", Int64(nodeId))
-            // A crash cannot leave the flag set (a merge sets it inside its savepoint), but an
-            // old file opened by a new node id must write with that id.
-            try connection.execute("UPDATE _crdt_state SET node_id = ?, merging = 0", Int64(nodeId))
+            try connection.execute("INSERT OR IGNORE INTO _crdt_state (id, node_id, clock, seq) VALUES (1, ?, 0, 0)", Int64(nodeId))
+            // An old file opened by a new node id must write with that id.
+            try connection.execute("UPDATE _crdt_state SET node_id = ?", Int64(nodeId))
         }
         try loadTrackedTables()
-    }
-
-    /// The state row holds the clock and the feed's sequence. SQLite turns an integer
-    /// overflow into a REAL, so the CHECK makes `clock + 1` past Int64.max fail the write
-    /// (reported as ``CRDTError/clockOverflow``) instead of wrapping or losing precision.
-    static var metadataSchema: String {
-        """
-        CREATE TABLE IF NOT EXISTS _crdt_state (id INTEGER PRIMARY KEY CHECK (id = 1), node_id INTEGER NOT NULL, clock INTEGER NOT NULL, seq INTEGER NOT NULL, merging INTEGER NOT NULL DEFAULT 0, CONSTRAINT crdt_clock_overflow CHECK (typeof(clock) = 'integer' AND typeof(seq) = 'integer'));
-        CREATE TABLE IF NOT EXISTS _crdt_tables (name TEXT PRIMARY KEY, pk TEXT NOT NULL);
-        CREATE TABLE IF NOT EXISTS _crdt_records (tbl TEXT NOT NULL, pk NOT NULL, cl INTEGER NOT NULL, db_version INTEGER NOT NULL, node_id INTEGER NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (tbl, pk)) WITHOUT ROWID;
-        CREATE INDEX IF NOT EXISTS _crdt_records_seq ON _crdt_records (seq);
-        CREATE TABLE IF NOT EXISTS _crdt_columns (tbl TEXT NOT NULL, pk NOT NULL, col TEXT NOT NULL, col_version INTEGER NOT NULL, db_version INTEGER NOT NULL, node_id INTEGER NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (tbl, pk, col)) WITHOUT ROWID;
-        CREATE INDEX IF NOT EXISTS _crdt_columns_seq ON _crdt_columns (seq);
-        """
     }
 
     // MARK: - The note's API
@@ -84,12 +89,15 @@ public final class CRDTSQLite<RecordID: CRDTRecordID> {
             throw CRDTError.tableNotFound(tableName)
         }
         guard !canonical.hasPrefix("_crdt_") else { throw CRDTError.unsupportedPrimaryKey(table: canonical, reason: "CRDT metadata tables cannot be tracked") }
-        let table = try describe(canonical)
-        try run {
+        let table = try run {
             try connection.transaction {
-                try connection.execute("INSERT OR REPLACE INTO _crdt_tables (name, pk) VALUES (?, ?)", table.name, table.primaryKey)
-                try connection.executeScript(table.triggerScript)
-                try connection.executeScript(table.backfillScript)
+                let shape = try describe(canonical, id: 0)
+                try connection.execute("INSERT INTO _crdt_tables (name, pk) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET pk = excluded.pk", shape.name, shape.primaryKey)
+                let id: Int64 = try connection.execute("SELECT id FROM _crdt_tables WHERE name = ?", shape.name).one()[0] ?? 0
+                let table = try describe(canonical, id: id)
+                try save(table)
+                try backfill(table)
+                return table
             }
         }
         tables[table.name] = table
@@ -131,15 +139,16 @@ public final class CRDTSQLite<RecordID: CRDTRecordID> {
         return statement
     }
 
-    /// The Lamport clock: the `dbVersion` of the latest local write or merged change.
+    /// The Lamport clock: the `dbVersion` of the latest local commit or merged change (inside
+    /// a transaction that wrote, the version its changes carry).
     public var clock: UInt64 {
-        get throws { UInt64(max(0, try state("clock"))) }
+        get throws { UInt64(max(0, try run { try tracking.clock() })) }
     }
 
     /// Deleted records still remembered as tombstones, across all tracked tables.
     public var tombstoneCount: Int {
         get throws {
-            Int(try run { try statements.scalar("SELECT count(*) FROM _crdt_records WHERE cl % 2 = 0")?.intValue ?? 0 })
+            Int(try run { try statements.scalar("SELECT count(*) FROM _crdt_rows WHERE cl % 2 = 0")?.intValue ?? 0 })
         }
     }
 
@@ -147,15 +156,6 @@ public final class CRDTSQLite<RecordID: CRDTRecordID> {
     public var trackedTables: [String] { tables.keys.sorted() }
 
     // MARK: - Internal
-
-    func state(_ column: String) throws -> Int64 {
-        try run {
-            guard let value = try statements.scalar("SELECT \(column) FROM _crdt_state WHERE id = 1")?.intValue else {
-                throw CRDTError.unexpectedNullValue("_crdt_state.\(column)")
-            }
-            return value
-        }
-    }
 
     /// Runs `body`, turning store errors into `CRDTError`s.
     func run<T>(_ body: () throws -> T) throws -> T {
@@ -167,10 +167,10 @@ public final class CRDTSQLite<RecordID: CRDTRecordID> {
     }
 
     private func loadTrackedTables() throws {
-        let names = try run { try connection.execute("SELECT name FROM _crdt_tables ORDER BY name").all().compactMap { $0["name"] as String? } }
-        for name in names {
-            let table = try describe(name)
-            tables[name] = table
+        let known = try run { try connection.execute("SELECT id, name FROM _crdt_tables ORDER BY name").all() }
+        for row in known {
+            guard let id: Int64 = row["id"], let name: String = row["name"] else { throw CRDTError.unexpectedNullValue("_crdt_tables") }
+            tables[name] = try describe(name, id: id)
         }
         // Columns added by another connection since: bring the triggers up to date.
         try run { try connection.transaction { try refreshTrackedTables() } }
@@ -182,7 +182,7 @@ public final class CRDTSQLite<RecordID: CRDTRecordID> {
         for (name, known) in tables {
             let exists = try connection.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", name).all().isEmpty == false
             guard exists else { throw CRDTError.unsupportedSchemaChange("table \(name) is tracked and was dropped or renamed") }
-            let current = try describe(name)
+            let current = try describe(name, id: known.id)
             if current.primaryKey != known.primaryKey {
                 throw CRDTError.unsupportedSchemaChange("the primary key of \(name) changed")
             }
@@ -190,13 +190,28 @@ public final class CRDTSQLite<RecordID: CRDTRecordID> {
                 throw CRDTError.unsupportedSchemaChange("column \(lost) of \(name) was dropped or renamed")
             }
             if current.columns != known.columns {
-                try connection.executeScript(current.triggerScript)
+                try save(current)
                 tables[name] = current
             }
         }
     }
 
-    private func describe(_ name: String) throws -> TrackedTable {
+    /// Records the table's columns (for the inspection view) and (re)creates its triggers.
+    func save(_ table: TrackedTable) throws {
+        let columns = String(decoding: try JSONEncoder().encode(table.columns), as: UTF8.self)
+        try connection.execute("UPDATE _crdt_tables SET columns = ? WHERE id = ?", columns, table.id)
+        try connection.executeScript(table.triggerScript)
+    }
+
+    /// Metadata for the rows that have none (rows written before tracking began), as one
+    /// local write: one tick, one feed sequence.
+    private func backfill(_ table: TrackedTable) throws {
+        guard (try connection.execute(table.untrackedRowsQuery).one()[0] as Int64?) == 1 else { return }
+        let version = try tracking.version(), node = try tracking.node(), sequence = try tracking.nextSequence()
+        try connection.executeScript(table.backfill(version: version, node: node, sequence: sequence))
+    }
+
+    func describe(_ name: String, id: Int64) throws -> TrackedTable {
         let rows = try run { try connection.execute("SELECT name, type, pk FROM pragma_table_info(?) ORDER BY cid", name).all() }
         let keys = rows.filter { ($0["pk"] as Int?) ?? 0 > 0 }
         guard keys.count == 1, let key: String = keys[0]["name"] else {
@@ -204,7 +219,7 @@ public final class CRDTSQLite<RecordID: CRDTRecordID> {
         }
         guard RecordID.accepts(declaredType: keys[0]["type"] ?? "") else { throw CRDTError.invalidRecordIDType }
         let columns = rows.compactMap { $0["name"] as String? }.filter { $0 != key }
-        return TrackedTable(name: name, primaryKey: key, columns: columns)
+        return TrackedTable(id: id, name: name, primaryKey: key, columns: columns)
     }
 
     /// Cheap screen for statements that could alter the schema; only those pay for the

@@ -48,6 +48,8 @@ public enum CRDTError: Error, Hashable, Sendable, LocalizedError, CustomStringCo
     init(_ error: any Error) {
         switch error {
         case let error as CRDTError: self = error
+        case let error as TrackingContext.Failure:
+            self = error.message.contains("crdt_clock_overflow") ? .clockOverflow : .executionFailed("", error.message, error.code)
         case SQLiteError.openFailed(let path, _, let code): self = .databaseOpenFailed(path, code)
         case SQLiteError.prepareFailed(let sql, let message, let code): self = .prepareFailed(sql, message, code)
         case SQLiteError.executionFailed(let sql, let message, let code), SQLiteError.iterationFailed(let sql, let message, let code):

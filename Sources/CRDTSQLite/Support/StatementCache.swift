@@ -44,6 +44,23 @@ final class StatementCache {
         return statement
     }
 
+    /// The statement for `sql`, reset, for the caller to bind and step (see `step`).
+    func prepared(_ sql: String) throws -> OpaquePointer {
+        try statement(sql, [])
+    }
+
+    /// Steps a statement that returns no rows (or whose rows are not needed) and resets it.
+    func step(_ statement: OpaquePointer, _ sql: @autoclosure () -> String) throws {
+        let code = sqlite3_step(statement)
+        sqlite3_reset(statement)
+        guard code == SQLITE_DONE || code == SQLITE_ROW else { throw failure(sql(), code) }
+    }
+
+    /// The error for a failed step of `sql`, with SQLite's message.
+    func failure(_ sql: String, _ code: Int32) -> CRDTError {
+        CRDTError(SQLiteError.executionFailed(sql: sql, message: message, code: code))
+    }
+
     /// Runs a statement that returns no rows.
     func run(_ sql: String, _ values: [SQLiteValue] = []) throws {
         let statement = try statement(sql, values)

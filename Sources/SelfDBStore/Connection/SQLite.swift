@@ -47,6 +47,14 @@ public final class SQLite {
         sqlite3_extended_result_codes(handle, 1)
         let milliseconds = busyTimeout.components.seconds * 1_000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
         sqlite3_busy_timeout(handle, Int32(clamping: milliseconds))
+        // What libraries registered for every connection (`setConnectionSetup`); the handle is
+        // closed by deinit if one fails.
+        for (key, setup) in Self.connectionSetups.all {
+            let code = setup(handle)
+            guard code == SQLITE_OK else {
+                throw SQLiteError.openFailed(path: path, message: "connection setup '\(key)' failed: \(String(cString: sqlite3_errstr(code)))", code: code)
+            }
+        }
     }
 
     deinit {
