@@ -264,7 +264,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SynchroTests",
-            dependencies: ["Synchro", "SelfDBEmulator", "synchro-crash-helper", "SelfDBTestSupport"]
+            dependencies: ["Synchro", "SelfDBEmulator", "synchro-crash-helper", "SelfDBTestSupport", .product(name: "Logging", package: "swift-log")]
         ),
         // The process the Synchro crash test kills with SIGKILL mid-cycle.
         .executableTarget(
