@@ -22,6 +22,28 @@ struct SwiftWriter {
         line(closing)
     }
 
+    /// `prefix(parameters)suffix {`, the body one level deeper, then `}`. The parameters stay
+    /// on the header line when it fits in ``maximumLineLength``; otherwise each goes on a line
+    /// of its own and `)suffix {` on the last, the layout swift-format gives a broken list.
+    mutating func block(_ prefix: String, parameters: [String], suffix: String = "", _ body: (inout SwiftWriter) -> Void) {
+        let header = prefix + "(" + parameters.joined(separator: ", ") + ")" + suffix
+        if depth * 4 + header.count + 2 <= Self.maximumLineLength || parameters.isEmpty {
+            block(header, body)
+            return
+        }
+        line(prefix + "(")
+        indented { writer in
+            for (index, parameter) in parameters.enumerated() {
+                writer.line(parameter + (index < parameters.count - 1 ? "," : ""))
+            }
+        }
+        block(")" + suffix, body)
+    }
+
+    /// The longest header line written on one line; the repository's `.swift-format` allows
+    /// 200, and shorter lines read better in a diff.
+    static let maximumLineLength = 150
+
     /// `switch subject {` with its cases at the switch's own depth, as Swift style has it.
     mutating func switchBlock(_ subject: String, _ body: (inout SwiftWriter) -> Void) {
         line("switch \(subject) {")

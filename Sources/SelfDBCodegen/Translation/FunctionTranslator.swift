@@ -14,7 +14,7 @@ struct FunctionTranslator {
         if endpoint.returns != nil, endpoint.method.value != .get { writer.line("@discardableResult") }
         let name = SwiftNamesRendering.member(endpoint.segments.last ?? "call")
         let returnClause = returnType.map { " -> \($0)" } ?? ""
-        writer.block("\(spec.access.rawValue) func \(name)(\(signature.joined(separator: ", "))) async throws\(returnClause)") { writer in
+        writer.block("\(spec.access.rawValue) func \(name)", parameters: signature, suffix: " async throws\(returnClause)") { writer in
             emitBody(into: &writer)
         }
     }
@@ -65,8 +65,9 @@ struct FunctionTranslator {
         }
         let query = endpoint.parameters.filter { $0.location == .query }
         if !query.isEmpty {
-            let items = query.map { "    QueryItem(\($0.key.value.swiftLiteral), \(SwiftNamesRendering.member($0.swiftName.value)))," }
-            arguments.append(["query: ["] + items + ["]"])
+            let items = query.map { "QueryItem(\($0.key.value.swiftLiteral), \(SwiftNamesRendering.member($0.swiftName.value)))" }
+            // One item fits on the line (swift-format would join it there); more, one a line.
+            arguments.append(items.count == 1 ? ["query: [\(items[0])]"] : ["query: ["] + items.map { "    \($0)," } + ["]"])
         }
         if let body = endpoint.parameters.first(where: { $0.location == .body }) {
             arguments.append(["body: \(bodyExpression(body))"])

@@ -58,7 +58,7 @@ struct ModelTranslator {
         let parameters = fields.map { field -> String in
             "\(SwiftNamesRendering.member(field.swiftName.value)): \(types.swiftType(field.type.value))\(defaultClause(field))"
         }
-        writer.block("\(access) init(\(parameters.joined(separator: ", ")))") { writer in
+        writer.block("\(access) init", parameters: parameters) { writer in
             for field in fields {
                 let member = SwiftNamesRendering.member(field.swiftName.value)
                 writer.line("self.\(member) = \(member)")

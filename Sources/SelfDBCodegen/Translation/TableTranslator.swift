@@ -86,7 +86,7 @@ struct TableTranslator {
             }
             return "\(SwiftNamesRendering.member(column.swiftName.value)): \(type)\(defaultClause)"
         }
-        writer.block("\(access) init(\(parameters.joined(separator: ", ")))") { writer in
+        writer.block("\(access) init", parameters: parameters) { writer in
             for column in table.columns {
                 let member = SwiftNamesRendering.member(column.swiftName.value)
                 writer.line("self.\(member) = \(member)")

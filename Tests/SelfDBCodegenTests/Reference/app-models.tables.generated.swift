@@ -16,7 +16,15 @@ internal struct TodoItem: TableModel, Identifiable {
     internal var userId: Foundation.UUID?
 
     /// Creates a row.
-    internal init(id: Foundation.UUID, title: String, done: Bool? = false, priority: Int? = nil, dueAt: Foundation.Date? = nil, notes: JSONValue? = nil, userId: Foundation.UUID? = nil) {
+    internal init(
+        id: Foundation.UUID,
+        title: String,
+        done: Bool? = false,
+        priority: Int? = nil,
+        dueAt: Foundation.Date? = nil,
+        notes: JSONValue? = nil,
+        userId: Foundation.UUID? = nil
+    ) {
         self.id = id
         self.title = title
         self.done = done

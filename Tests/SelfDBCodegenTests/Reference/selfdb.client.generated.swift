@@ -134,9 +134,7 @@ extension SelfDB {
                     method: .get,
                     path: "/users/count",
                     auth: .bearer,
-                    query: [
-                        QueryItem("search", search),
-                    ]
+                    query: [QueryItem("search", search)]
                 ),
                 decoding: Int.self
             )
@@ -170,9 +168,7 @@ extension SelfDB {
                     method: .get,
                     path: "/tables/count",
                     auth: .optionalBearer,
-                    query: [
-                        QueryItem("search", search),
-                    ]
+                    query: [QueryItem("search", search)]
                 ),
                 decoding: Int.self
             )
@@ -193,7 +189,13 @@ extension SelfDB {
         }
 
         /// `GET /tables/`
-        public func list(skip: Int? = nil, limit: Int? = nil, search: String? = nil, sortBy: TableSortField? = nil, sortOrder: SortDirection? = nil) async throws -> [TableRead] {
+        public func list(
+            skip: Int? = nil,
+            limit: Int? = nil,
+            search: String? = nil,
+            sortBy: TableSortField? = nil,
+            sortOrder: SortDirection? = nil
+        ) async throws -> [TableRead] {
             try await api.send(
                 APIRequest(
                     method: .get,
@@ -303,7 +305,13 @@ extension SelfDB.Auth {
         /// `GET /users/`
         ///
         /// - Parameter limit: 1–100.
-        public func list(skip: Int? = nil, limit: Int? = nil, search: String? = nil, sortBy: UserSortField? = nil, sortOrder: SortDirection? = nil) async throws -> [UserRead] {
+        public func list(
+            skip: Int? = nil,
+            limit: Int? = nil,
+            search: String? = nil,
+            sortBy: UserSortField? = nil,
+            sortOrder: SortDirection? = nil
+        ) async throws -> [UserRead] {
             try await api.send(
                 APIRequest(
                     method: .get,
@@ -439,7 +447,14 @@ extension SelfDB.Tables {
         /// - Parameter pageSize: 1–1000 (server default 100).
         /// - Parameter sortBy: A column of the table.
         /// - Parameter search: Case-insensitive match across text columns; at most 100 printable characters.
-        public func fetch(_ tableId: Foundation.UUID, page: Int? = nil, pageSize: Int? = nil, sortBy: String? = nil, sortOrder: SortDirection? = nil, search: String? = nil) async throws -> TableDataResponse {
+        public func fetch(
+            _ tableId: Foundation.UUID,
+            page: Int? = nil,
+            pageSize: Int? = nil,
+            sortBy: String? = nil,
+            sortOrder: SortDirection? = nil,
+            search: String? = nil
+        ) async throws -> TableDataResponse {
             try await api.send(
                 APIRequest(
                     method: .get,
@@ -477,15 +492,18 @@ extension SelfDB.Tables {
         ///
         /// - Parameter idColumn: The key column (default `id`).
         @discardableResult
-        public func updateRow(_ tableId: Foundation.UUID, rowId: String, updates: [String: JSONValue], idColumn: String? = nil) async throws -> RowMutationResponse {
+        public func updateRow(
+            _ tableId: Foundation.UUID,
+            rowId: String,
+            updates: [String: JSONValue],
+            idColumn: String? = nil
+        ) async throws -> RowMutationResponse {
             try await api.send(
                 APIRequest(
                     method: .patch,
                     path: "/tables/\(path: tableId)/data/\(path: rowId)",
                     auth: .bearer,
-                    query: [
-                        QueryItem("id_column", idColumn),
-                    ],
+                    query: [QueryItem("id_column", idColumn)],
                     body: try api.json(updates)
                 ),
                 decoding: RowMutationResponse.self
@@ -500,9 +518,7 @@ extension SelfDB.Tables {
                     method: .delete,
                     path: "/tables/\(path: tableId)/data/\(path: rowId)",
                     auth: .bearer,
-                    query: [
-                        QueryItem("id_column", idColumn),
-                    ]
+                    query: [QueryItem("id_column", idColumn)]
                 ),
                 decoding: RowDeleteResponse.self
             )
@@ -528,9 +544,7 @@ extension SelfDB.Storage {
                     method: .get,
                     path: "/storage/buckets/count",
                     auth: .optionalBearer,
-                    query: [
-                        QueryItem("search", search),
-                    ]
+                    query: [QueryItem("search", search)]
                 ),
                 decoding: Int.self
             )
@@ -551,7 +565,13 @@ extension SelfDB.Storage {
         }
 
         /// `GET /storage/buckets/`
-        public func list(skip: Int? = nil, limit: Int? = nil, search: String? = nil, sortBy: BucketSortField? = nil, sortOrder: SortDirection? = nil) async throws -> [BucketResponse] {
+        public func list(
+            skip: Int? = nil,
+            limit: Int? = nil,
+            search: String? = nil,
+            sortBy: BucketSortField? = nil,
+            sortOrder: SortDirection? = nil
+        ) async throws -> [BucketResponse] {
             try await api.send(
                 APIRequest(
                     method: .get,
@@ -630,9 +650,7 @@ extension SelfDB.Storage {
                     method: .get,
                     path: "/storage/files/stats",
                     auth: .optionalBearer,
-                    query: [
-                        QueryItem("search", search),
-                    ]
+                    query: [QueryItem("search", search)]
                 ),
                 decoding: FileStats.self
             )
@@ -645,9 +663,7 @@ extension SelfDB.Storage {
                     method: .get,
                     path: "/storage/files/total-count",
                     auth: .optionalBearer,
-                    query: [
-                        QueryItem("search", search),
-                    ]
+                    query: [QueryItem("search", search)]
                 ),
                 decoding: Int.self
             )
@@ -676,7 +692,13 @@ extension SelfDB.Storage {
         /// - Parameter path: The full object path; defaults to the filename.
         /// - Parameter contentType: The stored MIME type (the Content-Type header is ignored).
         @discardableResult
-        public func upload(_ bucketId: Foundation.UUID, filename: String, data: Foundation.Data, path: String? = nil, contentType: String? = nil) async throws -> FileUploadResponse {
+        public func upload(
+            _ bucketId: Foundation.UUID,
+            filename: String,
+            data: Foundation.Data,
+            path: String? = nil,
+            contentType: String? = nil
+        ) async throws -> FileUploadResponse {
             try await api.send(
                 APIRequest(
                     method: .post,
@@ -695,7 +717,14 @@ extension SelfDB.Storage {
         }
 
         /// `GET /storage/files/`
-        public func list(bucketId: Foundation.UUID, page: Int? = nil, pageSize: Int? = nil, search: String? = nil, sortBy: FileSortField? = nil, sortOrder: SortDirection? = nil) async throws -> FileListResponse {
+        public func list(
+            bucketId: Foundation.UUID,
+            page: Int? = nil,
+            pageSize: Int? = nil,
+            search: String? = nil,
+            sortBy: FileSortField? = nil,
+            sortOrder: SortDirection? = nil
+        ) async throws -> FileListResponse {
             try await api.send(
                 APIRequest(
                     method: .get,

@@ -83,7 +83,15 @@ public struct UserRead: Codable, Hashable, Sendable, Identifiable, CacheableMode
     public var createdAt: Foundation.Date
 
     /// Creates a `UserRead`.
-    public init(id: Foundation.UUID, email: String, firstName: String, lastName: String, role: UserRole, isActive: Bool = true, createdAt: Foundation.Date) {
+    public init(
+        id: Foundation.UUID,
+        email: String,
+        firstName: String,
+        lastName: String,
+        role: UserRole,
+        isActive: Bool = true,
+        createdAt: Foundation.Date
+    ) {
         self.id = id
         self.email = email
         self.firstName = firstName
@@ -142,7 +150,14 @@ public struct UserUpdate: Codable, Hashable, Sendable {
     public var lastName: String?
 
     /// Creates a `UserUpdate`.
-    public init(email: String? = nil, password: String? = nil, role: UserRole? = nil, isActive: Bool? = nil, firstName: String? = nil, lastName: String? = nil) {
+    public init(
+        email: String? = nil,
+        password: String? = nil,
+        role: UserRole? = nil,
+        isActive: Bool? = nil,
+        firstName: String? = nil,
+        lastName: String? = nil
+    ) {
         self.email = email
         self.password = password
         self.role = role
@@ -323,7 +338,14 @@ public struct TableUpdate: Codable, Hashable, Sendable {
     public var realtimeEnabled: Bool?
 
     /// Creates a `TableUpdate`.
-    public init(name: String? = nil, tableSchema: TableSchema? = nil, `public`: Bool? = nil, description: String? = nil, metadata: JSONValue? = nil, realtimeEnabled: Bool? = nil) {
+    public init(
+        name: String? = nil,
+        tableSchema: TableSchema? = nil,
+        `public`: Bool? = nil,
+        description: String? = nil,
+        metadata: JSONValue? = nil,
+        realtimeEnabled: Bool? = nil
+    ) {
         self.name = name
         self.tableSchema = tableSchema
         self.`public` = `public`
@@ -356,7 +378,19 @@ public struct TableRead: Codable, Hashable, Sendable, Identifiable, CacheableMod
     public var updatedAt: Foundation.Date?
 
     /// Creates a `TableRead`.
-    public init(id: Foundation.UUID, name: String, tableSchema: TableSchema, `public`: Bool, description: String? = nil, metadata: JSONValue? = nil, ownerId: Foundation.UUID? = nil, rowCount: Int = 0, realtimeEnabled: Bool = false, createdAt: Foundation.Date, updatedAt: Foundation.Date? = nil) {
+    public init(
+        id: Foundation.UUID,
+        name: String,
+        tableSchema: TableSchema,
+        `public`: Bool,
+        description: String? = nil,
+        metadata: JSONValue? = nil,
+        ownerId: Foundation.UUID? = nil,
+        rowCount: Int = 0,
+        realtimeEnabled: Bool = false,
+        createdAt: Foundation.Date,
+        updatedAt: Foundation.Date? = nil
+    ) {
         self.id = id
         self.name = name
         self.tableSchema = tableSchema
@@ -649,7 +683,18 @@ public struct BucketResponse: Codable, Hashable, Sendable, Identifiable, Cacheab
     public var updatedAt: Foundation.Date?
 
     /// Creates a `BucketResponse`.
-    public init(id: Foundation.UUID, name: String, `public`: Bool, description: String? = nil, fileCount: Int = 0, totalSize: Int64 = 0, ownerId: Foundation.UUID? = nil, metadata: JSONValue? = nil, createdAt: Foundation.Date, updatedAt: Foundation.Date? = nil) {
+    public init(
+        id: Foundation.UUID,
+        name: String,
+        `public`: Bool,
+        description: String? = nil,
+        fileCount: Int = 0,
+        totalSize: Int64 = 0,
+        ownerId: Foundation.UUID? = nil,
+        metadata: JSONValue? = nil,
+        createdAt: Foundation.Date,
+        updatedAt: Foundation.Date? = nil
+    ) {
         self.id = id
         self.name = name
         self.`public` = `public`
@@ -708,7 +753,22 @@ public struct FileResponse: Codable, Hashable, Sendable, Identifiable, Cacheable
     public var updatedAt: Foundation.Date?
 
     /// Creates a `FileResponse`.
-    public init(id: Foundation.UUID, bucketId: Foundation.UUID, name: String, path: String, size: Int64, mimeType: String? = nil, ownerId: Foundation.UUID? = nil, metadata: JSONValue? = nil, checksumSha256: String? = nil, version: Int? = nil, isLatest: Bool? = nil, deletedAt: Foundation.Date? = nil, createdAt: Foundation.Date, updatedAt: Foundation.Date? = nil) {
+    public init(
+        id: Foundation.UUID,
+        bucketId: Foundation.UUID,
+        name: String,
+        path: String,
+        size: Int64,
+        mimeType: String? = nil,
+        ownerId: Foundation.UUID? = nil,
+        metadata: JSONValue? = nil,
+        checksumSha256: String? = nil,
+        version: Int? = nil,
+        isLatest: Bool? = nil,
+        deletedAt: Foundation.Date? = nil,
+        createdAt: Foundation.Date,
+        updatedAt: Foundation.Date? = nil
+    ) {
         self.id = id
         self.bucketId = bucketId
         self.name = name
@@ -800,7 +860,17 @@ public struct FileUploadResponse: Codable, Hashable, Sendable {
     public var message: String?
 
     /// Creates a `FileUploadResponse`.
-    public init(success: Bool, bucket: String, path: String, size: Int64, fileId: Foundation.UUID, uploadTime: Double? = nil, url: String? = nil, originalPath: String? = nil, message: String? = nil) {
+    public init(
+        success: Bool,
+        bucket: String,
+        path: String,
+        size: Int64,
+        fileId: Foundation.UUID,
+        uploadTime: Double? = nil,
+        url: String? = nil,
+        originalPath: String? = nil,
+        message: String? = nil
+    ) {
         self.success = success
         self.bucket = bucket
         self.path = path

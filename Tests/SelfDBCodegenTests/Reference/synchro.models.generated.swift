@@ -121,7 +121,16 @@ public struct SyncColumn: Codable, Hashable, Sendable {
     public var isPrimaryKey: Bool
 
     /// Creates a `SyncColumn`.
-    public init(name: String, dbType: String, logicalType: LogicalType, nullable: Bool, defaultSql: String? = nil, defaultKind: DefaultKind = .none, sqliteDefaultSql: String? = nil, isPrimaryKey: Bool = false) {
+    public init(
+        name: String,
+        dbType: String,
+        logicalType: LogicalType,
+        nullable: Bool,
+        defaultSql: String? = nil,
+        defaultKind: DefaultKind = .none,
+        sqliteDefaultSql: String? = nil,
+        isPrimaryKey: Bool = false
+    ) {
         self.name = name
         self.dbType = dbType
         self.logicalType = logicalType
@@ -168,7 +177,17 @@ public struct SyncTable: Codable, Hashable, Sendable {
     public var columns: [SyncColumn]?
 
     /// Creates a `SyncTable`.
-    public init(tableName: String, pushPolicy: PushPolicy, parentTable: String? = nil, parentFkCol: String? = nil, dependencies: [String]? = nil, updatedAtColumn: String? = nil, deletedAtColumn: String? = nil, primaryKey: [String]? = nil, columns: [SyncColumn]? = nil) {
+    public init(
+        tableName: String,
+        pushPolicy: PushPolicy,
+        parentTable: String? = nil,
+        parentFkCol: String? = nil,
+        dependencies: [String]? = nil,
+        updatedAtColumn: String? = nil,
+        deletedAtColumn: String? = nil,
+        primaryKey: [String]? = nil,
+        columns: [SyncColumn]? = nil
+    ) {
         self.tableName = tableName
         self.pushPolicy = pushPolicy
         self.parentTable = parentTable
@@ -274,7 +293,14 @@ public struct RegisterResponse: Codable, Hashable, Sendable, Identifiable {
     public var schemaHash: String
 
     /// Creates a `RegisterResponse`.
-    public init(id: String, serverTime: Foundation.Date, lastSyncAt: Foundation.Date? = nil, checkpoint: Int64, schemaVersion: Int64, schemaHash: String) {
+    public init(
+        id: String,
+        serverTime: Foundation.Date,
+        lastSyncAt: Foundation.Date? = nil,
+        checkpoint: Int64,
+        schemaVersion: Int64,
+        schemaHash: String
+    ) {
         self.id = id
         self.serverTime = serverTime
         self.lastSyncAt = lastSyncAt
@@ -385,7 +411,15 @@ public struct PullRequest: Codable, Hashable, Sendable {
     public var schemaHash: String
 
     /// Creates a `PullRequest`.
-    public init(clientId: String, checkpoint: Int64, tables: [String]? = nil, limit: Int? = nil, knownBuckets: [String]? = nil, schemaVersion: Int64, schemaHash: String) {
+    public init(
+        clientId: String,
+        checkpoint: Int64,
+        tables: [String]? = nil,
+        limit: Int? = nil,
+        knownBuckets: [String]? = nil,
+        schemaVersion: Int64,
+        schemaHash: String
+    ) {
         self.clientId = clientId
         self.checkpoint = checkpoint
         self.tables = tables
@@ -418,7 +452,17 @@ public struct PullResponse: Codable, Hashable, Sendable {
     public var schemaHash: String
 
     /// Creates a `PullResponse`.
-    public init(changes: [SyncRecord], deletes: [DeletedRecord], checkpoint: Int64, hasMore: Bool, snapshotRequired: Bool = false, snapshotReason: SnapshotReason? = nil, bucketUpdates: BucketUpdates? = nil, schemaVersion: Int64, schemaHash: String) {
+    public init(
+        changes: [SyncRecord],
+        deletes: [DeletedRecord],
+        checkpoint: Int64,
+        hasMore: Bool,
+        snapshotRequired: Bool = false,
+        snapshotReason: SnapshotReason? = nil,
+        bucketUpdates: BucketUpdates? = nil,
+        schemaVersion: Int64,
+        schemaHash: String
+    ) {
         self.changes = changes
         self.deletes = deletes
         self.checkpoint = checkpoint
@@ -528,7 +572,14 @@ public struct PushChange: Codable, Hashable, Sendable, Identifiable {
     public var baseUpdatedAt: String?
 
     /// Creates a `PushChange`.
-    public init(id: String, tableName: String, operation: PushOperation, data: [String: JSONValue]? = nil, clientUpdatedAt: String, baseUpdatedAt: String? = nil) {
+    public init(
+        id: String,
+        tableName: String,
+        operation: PushOperation,
+        data: [String: JSONValue]? = nil,
+        clientUpdatedAt: String,
+        baseUpdatedAt: String? = nil
+    ) {
         self.id = id
         self.tableName = tableName
         self.operation = operation
@@ -581,7 +632,17 @@ public struct PushResult: Codable, Hashable, Sendable, Identifiable {
     public var serverDeletedAt: String?
 
     /// Creates a `PushResult`.
-    public init(id: String, tableName: String, operation: PushOperation, status: PushStatus, reasonCode: String? = nil, message: String? = nil, serverVersion: SyncRecord? = nil, serverUpdatedAt: String? = nil, serverDeletedAt: String? = nil) {
+    public init(
+        id: String,
+        tableName: String,
+        operation: PushOperation,
+        status: PushStatus,
+        reasonCode: String? = nil,
+        message: String? = nil,
+        serverVersion: SyncRecord? = nil,
+        serverUpdatedAt: String? = nil,
+        serverDeletedAt: String? = nil
+    ) {
         self.id = id
         self.tableName = tableName
         self.operation = operation
@@ -615,7 +676,14 @@ public struct PushResponse: Codable, Hashable, Sendable {
     public var schemaHash: String
 
     /// Creates a `PushResponse`.
-    public init(accepted: [PushResult], rejected: [PushResult], checkpoint: Int64, serverTime: Foundation.Date, schemaVersion: Int64, schemaHash: String) {
+    public init(
+        accepted: [PushResult],
+        rejected: [PushResult],
+        checkpoint: Int64,
+        serverTime: Foundation.Date,
+        schemaVersion: Int64,
+        schemaHash: String
+    ) {
         self.accepted = accepted
         self.rejected = rejected
         self.checkpoint = checkpoint
