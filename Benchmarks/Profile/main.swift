@@ -22,6 +22,7 @@ func measure() throws -> Double {
         switch mode {
         case "read": _ = try cache.items(CachedRow.self, view: "bench")
         case "store-each", "store-row", "raw": try StoreRead.run(mode)
+        case "store-insert": try StoreRead.insert()
         default: try cache.savePage(rows, into: "bench")
         }
         best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
@@ -83,6 +84,14 @@ enum StoreRead {
             total += Double(id) + sqlite3_column_double(statement, 2) + Double(name.utf8.count)
         }
         return total
+    }
+
+    /// 100,000 inserts in one transaction into a fresh in-memory table.
+    static func insert() throws {
+        let db = try SQLite()
+        try db.executeScript("CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT, score REAL)")
+        let insert = try db.prepare("INSERT INTO t (id, name, score) VALUES (?, ?, ?)")
+        try db.transaction { for id in 0..<100_000 { try insert.execute(id, "name \(id)", Double(id) / 3) } }
     }
 
     static func run(_ mode: String) throws {

@@ -16,7 +16,7 @@ public final class Statement: Sequence {
     /// The statement's SQL.
     public let sql: String
     /// The error that ended the last `for in` loop, if one did.
-    public private(set) var iterationError: SQLiteError?
+    @exclusivity(unchecked) public private(set) var iterationError: SQLiteError?
 
     @usableFromInline let connection: SQLite
     @usableFromInline @exclusivity(unchecked) private(set) var handle: OpaquePointer?
@@ -44,6 +44,7 @@ public final class Statement: Sequence {
         self.connection = connection
         self.sql = sql
         self.handle = handle
+        parameterCount = Int(sqlite3_bind_parameter_count(handle))
     }
 
     deinit {
@@ -51,8 +52,7 @@ public final class Statement: Sequence {
     }
 
     /// The number of parameters (`?`, `?NNN`, `:name`, `@name`, `$name`).
-    public var parameterCount: Int { storedParameterCount }
-    private lazy var storedParameterCount = Int(sqlite3_bind_parameter_count(handle))
+    public let parameterCount: Int
 
     /// The result column names.
     public var columnNames: [String] { columns.names }
