@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Builds the DocC documentation of every library product with the toolchain's own `docc`
+# (no swift-docc-plugin dependency) as static sites in .build/docs/<Module>, or in the folder
+# given as the first argument. Fails on any docc warning and on any public symbol declared in
+# the package without a doc comment.
+#
+# Symbol graphs are extracted from the modules the debug build already compiled (so after
+# Scripts/test.sh nothing is rebuilt), with the same module-map flags SwiftPM gave swiftc;
+# the build-tool plugin's generated code of SelfDB and Synchro is in those modules too.
+#
+#   SWIFT_BUILD_FLAGS="-j 1"      extra flags for `swift build` (keep them equal to the test
+#                                 build's, or SwiftPM recompiles every module)
+#   DOCS_HOSTING_BASE_PATH=name   where the sites are served: <name>/<Module>/documentation/…
+#                                 (default: selfdb-swift)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+modules=(SelfDB SelfDBRuntime SelfDBRealtime SelfDBCache SelfDBStore CRDTSQLite Synchro CachedData CachedDataDependencies)
+output="${1:-.build/docs}"
+hosting_base="${DOCS_HOSTING_BASE_PATH:-selfdb-swift}"
+read -r -a build_flags <<< "${SWIFT_BUILD_FLAGS:-}"
+docc="$(dirname "$(command -v swift)")/docc"
+extract="$(dirname "$(command -v swift)")/swift-symbolgraph-extract"
+triple="$(swift -print-target-info | python3 -c 'import json, sys; print(json.load(sys.stdin)["target"]["triple"])')"
+graphs=".build/docs-symbol-graphs"
+started=$SECONDS
+
+for module in "${modules[@]}"; do
+    swift build "${build_flags[@]}" --target "$module" > /dev/null
+done
+
+status=0
+for module in "${modules[@]}"; do
+    rm -rf "${graphs:?}/$module" "${output:?}/$module"
+    mkdir -p "$graphs/$module" "$output"
+    # The include paths and module maps swiftc got for this module (C modules of NIO, SQLite…).
+    mapfile -t flags < <(python3 Scripts/docs-module-flags.py "$module" .build/debug.yaml)
+    # Only the module's own graphs (<M>.symbols.json and <M>@<Extended>.symbols.json): the
+    # extractor writes no dependency's graph, so every link resolves within the module.
+    "$extract" -module-name "$module" "${flags[@]}" -target "$triple" \
+        -minimum-access-level public -skip-synthesized-members \
+        -output-dir "$graphs/$module"
+    if ! python3 Scripts/docs-undocumented.py "$graphs/$module"; then
+        status=1
+    fi
+    if ! "$docc" convert "Sources/$module/$module.docc" \
+        --additional-symbol-graph-dir "$graphs/$module" \
+        --fallback-display-name "$module" \
+        --fallback-bundle-identifier "org.selfdb.$module" \
+        --output-path "$output/$module" \
+        --transform-for-static-hosting \
+        --hosting-base-path "$hosting_base/$module" \
+        --warnings-as-errors; then
+        echo "docs.sh: $module: docc reported warnings or errors" >&2
+        status=1
+    fi
+done
+
+if [ "$status" -ne 0 ]; then
+    echo "docs.sh: documentation FAILED ($((SECONDS - started)) s)" >&2
+    exit 1
+fi
+echo "docs.sh: documentation of ${#modules[@]} modules in $output, no warnings ($((SECONDS - started)) s)"
