@@ -16,8 +16,10 @@ public final class CACache: Sendable {
 
     /// Opens (or creates) the cache file at `databasePath`.
     ///
-    /// - Parameter retryInterval: how long to wait before sending pending mutations again
-    ///   after the server could not be reached; doubled after each failed try, up to 64 times.
+    /// - Parameters:
+    ///   - databasePath: the SQLite file of the cache; created if missing.
+    ///   - retryInterval: how long to wait before sending pending mutations again after the
+    ///     server could not be reached; doubled after each failed try, up to 64 times.
     /// - Throws: `CAFetchError.storage` if the file cannot be opened as a cache.
     public init(databasePath: String, retryInterval: Duration = .seconds(5)) throws(CAFetchError) {
         do {

@@ -3,13 +3,19 @@ import Foundation
 /// Any JSON value: what a free-form field (`JSON` in a spec), a row of an untyped table or a
 /// realtime payload holds.
 public enum JSONValue: Hashable, Sendable {
+    /// JSON `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
     /// An integer that fits `Int64`; kept apart from `.number` so ids and counts round-trip exactly.
     case integer(Int64)
+    /// Any other number.
     case number(Double)
+    /// A string.
     case string(String)
+    /// An array, in order.
     case array([JSONValue])
+    /// An object, by key.
     case object([String: JSONValue])
 
     /// The string, if this is one.
