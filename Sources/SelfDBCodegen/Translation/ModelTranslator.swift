@@ -96,9 +96,17 @@ struct ModelTranslator {
         }
     }
 
+    /// `text` in code voice, unless a backtick in it would end the code span early.
+    private static func codeVoice(_ text: String) -> String {
+        text.contains("`") ? text : "`\(text)`"
+    }
+
     private func emitEnum(_ name: String, _ enumeration: EnumModel, into writer: inout SwiftWriter) {
         writer.block("\(access) enum \(name): RawRepresentable, Codable, Hashable, Sendable, QueryValueConvertible") { writer in
             for item in enumeration.cases {
+                // A spec's enum values carry no description of their own: the comment names
+                // the value on the wire, which is what a reader of the docs needs to match.
+                writer.line("/// The value \(Self.codeVoice(item.value.value.swiftLiteral)) on the wire.")
                 writer.line("case \(SwiftNamesRendering.member(item.swiftName.value))")
             }
             writer.line("/// A value this version of the spec does not list; kept so that newer servers do not break decoding.")
