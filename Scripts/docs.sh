@@ -2,7 +2,8 @@
 # Builds the DocC documentation of every library product with the toolchain's own `docc`
 # (no swift-docc-plugin dependency) as static sites in .build/docs/<Module>, or in the folder
 # given as the first argument. Fails on any docc warning and on any public symbol declared in
-# the package without a doc comment.
+# the package without a doc comment of its own (Scripts/docs-undocumented.py). What the
+# compiler synthesizes (an enum's `init(rawValue:)`) shows its protocol's documentation.
 #
 # Symbol graphs are extracted from the modules the debug build already compiled (so after
 # Scripts/test.sh nothing is rebuilt), with the same module-map flags SwiftPM gave swiftc;
@@ -50,6 +51,7 @@ for module in "${modules[@]}"; do
         --output-path "$output/$module" \
         --transform-for-static-hosting \
         --hosting-base-path "$hosting_base/$module" \
+        --enable-inherited-docs \
         --warnings-as-errors; then
         echo "docs.sh: $module: docc reported warnings or errors" >&2
         status=1
