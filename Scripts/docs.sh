@@ -39,7 +39,7 @@ for module in "${modules[@]}"; do
     # Only the module's own graphs (<M>.symbols.json and <M>@<Extended>.symbols.json): the
     # extractor writes no dependency's graph, so every link resolves within the module.
     "$extract" -module-name "$module" "${flags[@]}" -target "$triple" \
-        -minimum-access-level public -skip-synthesized-members \
+        -minimum-access-level public -skip-synthesized-members -emit-extension-block-symbols \
         -output-dir "$graphs/$module"
     if ! python3 Scripts/docs-undocumented.py "$graphs/$module"; then
         status=1
