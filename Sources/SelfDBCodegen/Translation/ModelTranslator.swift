@@ -75,6 +75,11 @@ struct ModelTranslator {
     /// takes the default instead of failing, which is what a default in a wire model means,
     /// and a lenient field swallows a value of the wrong form (`try?` flattens to `T?`).
     private func emitDecoder(_ structure: StructModel, into writer: inout SwiftWriter) {
+        // Says what differs from a synthesized decoder, which is why this one exists.
+        var differences: [String] = []
+        if structure.fields.contains(where: { $0.defaultValue != nil }) { differences.append("a missing field takes its spec default") }
+        if structure.fields.contains(where: { $0.isLenient }) { differences.append("a lenient field whose value does not decode is nil or its default") }
+        writer.line("/// Decodes the wire form; \(differences.joined(separator: ", and ")).")
         writer.block("\(access) init(from decoder: any Decoder) throws") { writer in
             writer.line("let container = try decoder.container(keyedBy: CodingKeys.self)")
             for field in structure.fields {
@@ -112,6 +117,7 @@ struct ModelTranslator {
             writer.line("/// A value this version of the spec does not list; kept so that newer servers do not break decoding.")
             writer.line("case unknown(String)")
             writer.line()
+            writer.line("/// The case of `rawValue`; a value the spec does not list is `unknown(rawValue)`, so decoding never fails.")
             writer.block("\(access) init(rawValue: String)") { writer in
                 writer.switchBlock("rawValue") { writer in
                     for item in enumeration.cases {
@@ -121,6 +127,7 @@ struct ModelTranslator {
                 }
             }
             writer.line()
+            writer.line("/// The value on the wire.")
             writer.block("\(access) var rawValue: String") { writer in
                 writer.switchBlock("self") { writer in
                     for item in enumeration.cases {

@@ -302,7 +302,11 @@ extension SelfDB.Auth {
 
         /// `GET /users/`
         ///
+        /// - Parameter skip: How many users to skip, for paging.
         /// - Parameter limit: 1–100.
+        /// - Parameter search: A text the listed users must match.
+        /// - Parameter sortBy: The order of the list.
+        /// - Parameter sortOrder: Ascending or descending.
         public func list(skip: Int? = nil, limit: Int? = nil, search: String? = nil, sortBy: UserSortField? = nil, sortOrder: SortDirection? = nil) async throws -> [UserRead] {
             try await api.send(
                 APIRequest(
@@ -435,9 +439,11 @@ extension SelfDB.Tables {
         ///
         /// `GET /tables/{table_id}/data`
         ///
+        /// - Parameter tableId: The table.
         /// - Parameter page: From 1.
         /// - Parameter pageSize: 1–1000 (server default 100).
         /// - Parameter sortBy: A column of the table.
+        /// - Parameter sortOrder: Ascending or descending.
         /// - Parameter search: Case-insensitive match across text columns; at most 100 printable characters.
         public func fetch(_ tableId: Foundation.UUID, page: Int? = nil, pageSize: Int? = nil, sortBy: String? = nil, sortOrder: SortDirection? = nil, search: String? = nil) async throws -> TableDataResponse {
             try await api.send(
@@ -475,6 +481,9 @@ extension SelfDB.Tables {
         ///
         /// `PATCH /tables/{table_id}/data/{row_id}`
         ///
+        /// - Parameter tableId: The table.
+        /// - Parameter rowId: The key of the row to change.
+        /// - Parameter updates: The columns to change, with their new values.
         /// - Parameter idColumn: The key column (default `id`).
         @discardableResult
         public func updateRow(_ tableId: Foundation.UUID, rowId: String, updates: [String: JSONValue], idColumn: String? = nil) async throws -> RowMutationResponse {
@@ -673,6 +682,9 @@ extension SelfDB.Storage {
         ///
         /// `POST /storage/files/upload`
         ///
+        /// - Parameter bucketId: The bucket to store the file in.
+        /// - Parameter filename: The file name.
+        /// - Parameter data: The file contents.
         /// - Parameter path: The full object path; defaults to the filename.
         /// - Parameter contentType: The stored MIME type (the Content-Type header is ignored).
         @discardableResult
