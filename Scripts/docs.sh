@@ -11,6 +11,7 @@
 #
 #   SWIFT_BUILD_FLAGS="-j 1"      extra flags for `swift build` (keep them equal to the test
 #                                 build's, or SwiftPM recompiles every module)
+#   DOCS_SKIP_BUILD=1             use the modules as last built (after a full test build)
 #   DOCS_HOSTING_BASE_PATH=name   where the sites are served: <name>/<Module>/documentation/…
 #                                 (default: selfdb-swift)
 set -euo pipefail
@@ -20,15 +21,22 @@ modules=(SelfDB SelfDBRuntime SelfDBRealtime SelfDBCache SelfDBStore CRDTSQLite 
 output="${1:-.build/docs}"
 hosting_base="${DOCS_HOSTING_BASE_PATH:-selfdb-swift}"
 read -r -a build_flags <<< "${SWIFT_BUILD_FLAGS:-}"
-docc="$(dirname "$(command -v swift)")/docc"
-extract="$(dirname "$(command -v swift)")/swift-symbolgraph-extract"
+# The tools of the toolchain that runs `swift` (its bin folder, through any symlinks).
+toolchain_bin="$(dirname "$(realpath "$(command -v swift)")")"
+docc="$toolchain_bin/docc"
+extract="$toolchain_bin/swift-symbolgraph-extract"
 triple="$(swift -print-target-info | python3 -c 'import json, sys; print(json.load(sys.stdin)["target"]["triple"])')"
 graphs=".build/docs-symbol-graphs"
 started=$SECONDS
 
-for module in "${modules[@]}"; do
-    swift build "${build_flags[@]}" --target "$module" > /dev/null
-done
+# These three targets depend on every documented module. Each `swift build` with another
+# target list re-plans the build (seconds each), so Scripts/test.sh, whose test build has just
+# compiled every module, skips this with DOCS_SKIP_BUILD=1.
+if [ -z "${DOCS_SKIP_BUILD:-}" ]; then
+    for target in CachedDataDependencies Synchro CRDTSQLite; do
+        swift build "${build_flags[@]}" --target "$target" > /dev/null
+    done
+fi
 
 status=0
 for module in "${modules[@]}"; do
@@ -52,7 +60,7 @@ for module in "${modules[@]}"; do
         --transform-for-static-hosting \
         --hosting-base-path "$hosting_base/$module" \
         --enable-inherited-docs \
-        --warnings-as-errors; then
+        --warnings-as-errors | sed '/^$/d'; then
         echo "docs.sh: $module: docc reported warnings or errors" >&2
         status=1
     fi
