@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""Prints, one per line, the search-path flags SwiftPM gave swiftc for one module.
+"""Prints, one per line, the search-path and target flags SwiftPM gave swiftc for one module.
 
 Usage: docs-module-flags.py MODULE .build/debug.yaml
 
 swift-symbolgraph-extract loads the built module and must find the same C modules (module
-maps of NIO, SQLite, Atomics…) the compiler found, so Scripts/docs.sh passes it the `-I`,
-`-Xcc` and `-module-cache-path` flags of the module's compile command in SwiftPM's build
-description.
+maps of NIO, SQLite, Atomics…) for the same target and SDK as the compiler did, so
+Scripts/docs.sh passes it the `-I`, `-Xcc`, `-module-cache-path`, `-target` and `-sdk` flags of
+the module's compile command in SwiftPM's build description.
 """
 import json
 import sys
@@ -21,7 +21,7 @@ args = json.loads(text[args_at + len("args: "):text.find("\n", args_at)])
 flags = []
 index = 0
 while index < len(args):
-    if args[index] in ("-I", "-Xcc", "-module-cache-path") and index + 1 < len(args):
+    if args[index] in ("-I", "-Xcc", "-module-cache-path", "-target", "-sdk") and index + 1 < len(args):
         flags += args[index:index + 2]
         index += 2
     else:

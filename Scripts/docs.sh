@@ -25,7 +25,6 @@ read -r -a build_flags <<< "${SWIFT_BUILD_FLAGS:-}"
 toolchain_bin="$(dirname "$(realpath "$(command -v swift)")")"
 docc="$toolchain_bin/docc"
 extract="$toolchain_bin/swift-symbolgraph-extract"
-triple="$(swift -print-target-info | python3 -c 'import json, sys; print(json.load(sys.stdin)["target"]["triple"])')"
 graphs=".build/docs-symbol-graphs"
 started=$SECONDS
 
@@ -42,11 +41,12 @@ status=0
 for module in "${modules[@]}"; do
     rm -rf "${graphs:?}/$module" "${output:?}/$module"
     mkdir -p "$graphs/$module" "$output"
-    # The include paths and module maps swiftc got for this module (C modules of NIO, SQLite…).
+    # The include paths, module maps and target swiftc got for this module (C modules of NIO,
+    # SQLite…; on Apple platforms the deployment target of Package.swift and the SDK).
     mapfile -t flags < <(python3 Scripts/docs-module-flags.py "$module" .build/debug.yaml)
     # Only the module's own graphs (<M>.symbols.json and <M>@<Extended>.symbols.json): the
     # extractor writes no dependency's graph, so every link resolves within the module.
-    "$extract" -module-name "$module" "${flags[@]}" -target "$triple" \
+    "$extract" -module-name "$module" "${flags[@]}" \
         -minimum-access-level public -skip-synthesized-members -emit-extension-block-symbols \
         -output-dir "$graphs/$module"
     if ! python3 Scripts/docs-undocumented.py "$graphs/$module"; then
