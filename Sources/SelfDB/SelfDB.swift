@@ -32,6 +32,8 @@ public final class SelfDB: Sendable {
     /// A client for the server at `baseURL`.
     ///
     /// - Parameters:
+    ///   - baseURL: the SelfDB server's root URL (e.g. `http://localhost:8000`).
+    ///   - apiKey: the project's API key, sent as `X-API-Key` with every request.
     ///   - transport: how requests are sent (URLSession by default; inject one for tests).
     ///   - tokenStore: where the session lives (memory by default; `FileTokenStore` persists it).
     ///   - retryPolicy: retries of idempotent requests on 429, 503 and connection failures.

@@ -77,7 +77,10 @@ public final class SelfDBCache: Sendable {
 
     /// A fetcher of `Row` items; call `setup()` on it to fill it.
     ///
-    /// - Parameter itemFilter: hides items that fail it (as the query's `where` filters do).
+    /// - Parameters:
+    ///   - type: the item type, a table model or a registered ``register(_:mutations:)`` model.
+    ///   - strategy: the view (or single item) to show and how its pages are fetched.
+    ///   - itemFilter: hides items that fail it (as the query's `where` filters do).
     @MainActor
     public func fetcher<Row: CacheableModel>(_ type: Row.Type, _ strategy: FetchStrategy<Row>, itemFilter: (@Sendable (Row) -> Bool)? = nil) -> CachedFetcher<Row> {
         CachedFetcher(cache: self, strategy: strategy, itemFilter: itemFilter)
@@ -115,8 +118,12 @@ public final class SelfDBCache: Sendable {
 
     /// Inserts `row`: shown at once (state `inserting`) at `position` in `view`, then sent.
     ///
-    /// - Parameter reloadOtherViews: refetch the other live views of `Row` once confirmed
-    ///   (the new row may belong in them too).
+    /// - Parameters:
+    ///   - row: the new item.
+    ///   - view: the view that shows it at once; nil for none.
+    ///   - position: where in `view` it is shown.
+    ///   - reloadOtherViews: refetch the other live views of `Row` once confirmed
+    ///     (the new row may belong in them too).
     /// - Returns: `.confirmed` with the stored row, or `.pending` if the server is
     ///   unreachable (the insert stays queued, durably).
     /// - Throws: `CacheError.rejected` after rolling the cache back if the server refused it;
@@ -197,7 +204,10 @@ public final class SelfDBCache: Sendable {
     /// Folds a change reported by the server (e.g. a realtime event) into the cache. An
     /// item with a pending local mutation is left alone: the local change is newer.
     ///
-    /// - Parameter views: for an insert, the views that should list the new row, at `position`.
+    /// - Parameters:
+    ///   - change: the insert, update or delete the server reported.
+    ///   - views: for an insert, the views that should list the new row, at `position`.
+    ///   - position: where in `views` an inserted row is listed.
     public func apply<Row: CacheableModel>(change: CacheChange<Row>, insertingInto views: [String] = [], at position: InsertPosition = .prepend) throws {
         let (kind, row): (MutationKind, Row) = switch change {
         case .insert(let row): (.insert, row)

@@ -26,6 +26,7 @@ public enum CRDTError: Error, Hashable, Sendable, LocalizedError, CustomStringCo
     /// The clock would pass the largest version SQLite can store (`Int64.max`).
     case clockOverflow
 
+    /// What went wrong, for logs and alerts.
     public var description: String {
         switch self {
         case .databaseOpenFailed(let path, let code): "cannot open the CRDT database at \(path) (SQLite code \(code))"
@@ -42,6 +43,7 @@ public enum CRDTError: Error, Hashable, Sendable, LocalizedError, CustomStringCo
         }
     }
 
+    /// The ``description``, for Foundation's error reporting.
     public var errorDescription: String? { description }
 
     /// Maps a store error to the note's cases.

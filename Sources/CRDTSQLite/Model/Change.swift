@@ -54,6 +54,7 @@ public struct Change<RecordID: CRDTRecordID>: Codable, Hashable, Sendable {
         case tableName, recordId, columnName, value, columnVersion, dbVersion, nodeId, localDbVersion, flags
     }
 
+    /// Decodes a change a peer sent; an absent table name is empty and an absent local version is 0.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         tableName = try container.decodeIfPresent(String.self, forKey: .tableName) ?? ""

@@ -18,8 +18,9 @@ public final class CACache: Sendable {
     /// Opens (or creates) the cache file at `databasePath`.
     ///
     /// - Parameters:
-    ///   - retryInterval: how long to wait before sending pending mutations again
-    ///   after the server could not be reached; doubled after each failed try, up to 64 times.
+    ///   - databasePath: the SQLite file of the cache; created if missing.
+    ///   - retryInterval: how long to wait before sending pending mutations again after the
+    ///     server could not be reached; doubled after each failed try, up to 64 times.
     ///   - logger: where the cache reports queue replays and rollbacks (silent by default).
     /// - Throws: `CAFetchError.storage` if the file cannot be opened as a cache.
     public init(databasePath: String, retryInterval: Duration = .seconds(5), logger: Logger = .selfdbDisabled) throws(CAFetchError) {

@@ -46,6 +46,9 @@ public final class CAFetcher<Item: CAItem>: Observable, Sendable {
     /// A fetcher; nothing is read until ``setup(cacheOnly:)``.
     ///
     /// - Parameters:
+    ///   - fetchType: the view (`.fetchAll`) or single item (`.fetchOne`) to show.
+    ///   - itemType: the item type, whose `fetch` loads the pages.
+    ///   - params: passed to every `fetch` of this fetcher (the user whose feed it is, …).
     ///   - itemFilter: hides items that fail it (the cache keeps them).
     ///   - cache: the cache to use; the configured one (`CachedData.configure(databasePath:)`)
     ///     if nil.

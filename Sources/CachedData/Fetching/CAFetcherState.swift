@@ -9,5 +9,7 @@ public enum CAFetcherState: Int, Sendable, Hashable, Comparable {
     /// A later load: the next page, or a refresh of what is shown.
     case loading
 
+    /// Orders the states as declared (`initializing < loadingFirst < idle < loading`), so
+    /// `state >= .idle` means the first load is over.
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 }

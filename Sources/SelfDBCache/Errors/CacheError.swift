@@ -50,6 +50,7 @@ public enum CacheError: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// What went wrong, with the underlying error or reason.
     public var description: String {
         switch self {
         case .rejected(let error): "mutation rejected: \(error)"

@@ -5,7 +5,7 @@ import Foundation
 /// type) filled page by page, or one item.
 ///
 /// Table models fetch through the generated table client (`.all`, `.one(id:)`). Any other
-/// ``CacheableModel`` — the generated models of endpoints such as buckets or users — fetches
+/// `CacheableModel` — the generated models of endpoints such as buckets or users — fetches
 /// through a loader that calls its endpoint (`.pages`, `.cursor`, `.one(id:fetch:)`).
 public struct FetchStrategy<Item: CacheableModel>: Sendable {
     /// How the items are fetched.
@@ -54,6 +54,7 @@ public struct FetchStrategy<Item: CacheableModel>: Sendable {
     ///   - view: the view's name, unique within `Item`'s type; not empty, not starting with `#`.
     ///   - pageSize: rows per page, 1 or more.
     ///   - allPages: fetch every page on `load()` rather than one at a time.
+    ///   - fetch: loads page `page` (1-based) of `pageSize` rows from the server.
     public static func pages(view: String, pageSize: Int = 50, allPages: Bool = false,
                              fetch: @escaping @Sendable (_ page: Int, _ pageSize: Int) async throws -> [Item]) -> Self {
         Self(source: .pages(view: view, pageSize: pageSize, allPages: allPages, fetch: { _, page, size in
@@ -67,8 +68,12 @@ public struct FetchStrategy<Item: CacheableModel>: Sendable {
     /// page of rows and the next cursor (nil at the end). The cursor is kept with the view, so
     /// `loadMore()` continues after a restart.
     ///
-    /// - Parameter allPages: fetch every page on `load()` rather than one at a time; a server
-    ///   that answers "more" with the cursor it was given fails the load rather than looping.
+    /// - Parameters:
+    ///   - view: the view's name, unique within `Item`'s type; not empty, not starting with `#`.
+    ///   - pageSize: rows per page, 1 or more.
+    ///   - allPages: fetch every page on `load()` rather than one at a time; a server that
+    ///     answers "more" with the cursor it was given fails the load rather than looping.
+    ///   - fetch: loads the page after `cursor` (nil: the first page) from the server.
     public static func cursor(view: String, pageSize: Int = 50, allPages: Bool = false,
                               fetch: @escaping @Sendable (_ cursor: String?, _ pageSize: Int) async throws -> CursorPage<Item>) -> Self {
         Self(source: .cursor(view: view, pageSize: pageSize, allPages: allPages, fetch: fetch), problem: checkPaged(view: view, pageSize: pageSize))

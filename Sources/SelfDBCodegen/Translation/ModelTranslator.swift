@@ -75,6 +75,11 @@ struct ModelTranslator {
     /// takes the default instead of failing, which is what a default in a wire model means,
     /// and a lenient field swallows a value of the wrong form (`try?` flattens to `T?`).
     private func emitDecoder(_ structure: StructModel, into writer: inout SwiftWriter) {
+        // Says what differs from a synthesized decoder, which is why this one exists.
+        var differences: [String] = []
+        if structure.fields.contains(where: { $0.defaultValue != nil }) { differences.append("a missing field takes its spec default") }
+        if structure.fields.contains(where: { $0.isLenient }) { differences.append("a lenient field whose value does not decode is nil or its default") }
+        writer.line("/// Decodes the wire form; \(differences.joined(separator: ", and ")).")
         writer.block("\(access) init(from decoder: any Decoder) throws") { writer in
             writer.line("let container = try decoder.container(keyedBy: CodingKeys.self)")
             for field in structure.fields {
@@ -96,14 +101,23 @@ struct ModelTranslator {
         }
     }
 
+    /// `text` in code voice, unless a backtick in it would end the code span early.
+    private static func codeVoice(_ text: String) -> String {
+        text.contains("`") ? text : "`\(text)`"
+    }
+
     private func emitEnum(_ name: String, _ enumeration: EnumModel, into writer: inout SwiftWriter) {
         writer.block("\(access) enum \(name): RawRepresentable, Codable, Hashable, Sendable, QueryValueConvertible") { writer in
             for item in enumeration.cases {
+                // A spec's enum values carry no description of their own: the comment names
+                // the value on the wire, which is what a reader of the docs needs to match.
+                writer.line("/// The value \(Self.codeVoice(item.value.value.swiftLiteral)) on the wire.")
                 writer.line("case \(SwiftNamesRendering.member(item.swiftName.value))")
             }
             writer.line("/// A value this version of the spec does not list; kept so that newer servers do not break decoding.")
             writer.line("case unknown(String)")
             writer.line()
+            writer.line("/// The case of `rawValue`; a value the spec does not list is `unknown(rawValue)`, so decoding never fails.")
             writer.block("\(access) init(rawValue: String)") { writer in
                 writer.switchBlock("rawValue") { writer in
                     for item in enumeration.cases {
@@ -113,6 +127,7 @@ struct ModelTranslator {
                 }
             }
             writer.line()
+            writer.line("/// The value on the wire.")
             writer.block("\(access) var rawValue: String") { writer in
                 writer.switchBlock("self") { writer in
                     for item in enumeration.cases {

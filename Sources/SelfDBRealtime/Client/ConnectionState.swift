@@ -26,6 +26,7 @@ public enum DisconnectReason: Sendable, Hashable {
 }
 
 extension ConnectionState: CustomStringConvertible {
+    /// The state in a few words, for logs.
     public var description: String {
         switch self {
         case .connecting: "connecting"
@@ -36,6 +37,7 @@ extension ConnectionState: CustomStringConvertible {
 }
 
 extension DisconnectReason: CustomStringConvertible {
+    /// The reason in a few words, for logs.
     public var description: String {
         switch self {
         case .notStarted: "not started"

@@ -22,6 +22,7 @@ public enum RealtimeError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The server reported an error on a joined channel (`phx_error`); it is joined again.
     case channelError(topic: String)
 
+    /// What went wrong, prefixed with `realtime:`.
     public var description: String {
         switch self {
         case .notConnected: "realtime: not connected; call connect() first"

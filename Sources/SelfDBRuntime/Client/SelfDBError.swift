@@ -7,29 +7,29 @@ import Foundation
 public enum SelfDBError: Error, Sendable, CustomStringConvertible {
     /// The server could not be reached (DNS, refused, timed out, TLS...).
     case connectionError(any Error)
-    /// 400.
+    /// The server answered 400: a malformed request.
     case badRequest(String)
-    /// 401, or a call that needs a signed-in user made without one, or a refresh that failed.
+    /// The server answered 401, or a call that needs a signed-in user made without one, or a refresh that failed.
     case authenticationError(String)
-    /// 403.
+    /// The server answered 403: the credentials do not allow the call.
     case permissionDenied(String)
-    /// 404.
+    /// The server answered 404: what the call names does not exist.
     case notFound(String)
-    /// 409.
+    /// The server answered 409: a conflict, such as a name already taken.
     case conflict(String)
-    /// 500 and other unmapped 5xx.
+    /// The server answered 500 or another unmapped 5xx.
     case internalServerError(String)
-    /// 406: SelfDB's answer to a request without an API key.
+    /// The server answered 406: SelfDB's answer to a request without an API key.
     case notAcceptable(String)
-    /// 413.
+    /// The server answered 413: the body is too large.
     case payloadTooLarge(String)
-    /// 422, with the server's list of field problems.
+    /// The server answered 422, with the server's list of field problems.
     case validationFailed([ValidationIssue])
-    /// 426.
+    /// The server answered 426: the app is too old for the server.
     case upgradeRequired(String)
-    /// 429, with the delay the server asked for.
+    /// The server answered 429, with the delay the server asked for.
     case rateLimited(retryAfter: TimeInterval?, String)
-    /// 503, with the delay the server asked for.
+    /// The server answered 503, with the delay the server asked for.
     case serviceUnavailable(retryAfter: TimeInterval?, String)
     /// A status the spec does not map.
     case unexpectedStatus(Int, String)
@@ -72,6 +72,7 @@ public enum SelfDBError: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// What went wrong, with the server's `detail` text where there is one; for logs and alerts.
     public var description: String {
         switch self {
         case .connectionError(let error): "connection error: \(error)"
@@ -102,6 +103,7 @@ public struct ValidationIssue: Sendable, Hashable, Codable, CustomStringConverti
         self.message = message
     }
 
+    /// Decodes one entry of a 422 `detail` list; `loc` entries that are indexes become their decimal text.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         type = try container.decodeIfPresent(String.self, forKey: .type)
@@ -111,6 +113,7 @@ public struct ValidationIssue: Sendable, Hashable, Codable, CustomStringConverti
         location = raw.map { $0.stringValue ?? $0.integerValue.map(String.init) ?? "?" }
     }
 
+    /// The message, after the dotted location when there is one (`body.email: …`).
     public var description: String {
         location.isEmpty ? message : "\(location.joined(separator: ".")): \(message)"
     }

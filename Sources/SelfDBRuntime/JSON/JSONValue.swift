@@ -3,13 +3,19 @@ import Foundation
 /// Any JSON value: what a free-form field (`JSON` in a spec), a row of an untyped table or a
 /// realtime payload holds.
 public enum JSONValue: Hashable, Sendable {
+    /// JSON `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
     /// An integer that fits `Int64`; kept apart from `.number` so ids and counts round-trip exactly.
     case integer(Int64)
+    /// Any other number.
     case number(Double)
+    /// A string.
     case string(String)
+    /// An array, in order.
     case array([JSONValue])
+    /// An object, by key.
     case object([String: JSONValue])
 
     /// The string, if this is one.
@@ -64,6 +70,7 @@ public enum JSONValue: Hashable, Sendable {
 }
 
 extension JSONValue: Codable {
+    /// Decodes any JSON value; integers that fit `Int64` become ``integer(_:)``.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
@@ -85,6 +92,7 @@ extension JSONValue: Codable {
         }
     }
 
+    /// Encodes the value as the JSON it holds.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
@@ -102,12 +110,19 @@ extension JSONValue: Codable {
 extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
 {
+    /// `nil` is ``null``.
     public init(nilLiteral: ()) { self = .null }
+    /// A Boolean literal is ``bool(_:)``.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// An integer literal is ``integer(_:)``.
     public init(integerLiteral value: Int64) { self = .integer(value) }
+    /// A floating-point literal is ``number(_:)``.
     public init(floatLiteral value: Double) { self = .number(value) }
+    /// A string literal is ``string(_:)``.
     public init(stringLiteral value: String) { self = .string(value) }
+    /// An array literal is ``array(_:)``.
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    /// A dictionary literal is ``object(_:)``; a repeated key keeps its last value.
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }

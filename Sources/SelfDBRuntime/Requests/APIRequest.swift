@@ -2,7 +2,18 @@ import Foundation
 
 /// An HTTP method.
 public enum HTTPMethod: String, Sendable, Hashable {
-    case get = "GET", post = "POST", put = "PUT", patch = "PATCH", delete = "DELETE", head = "HEAD"
+    /// `GET`: reads.
+    case get = "GET"
+    /// `POST`: creates or acts; retried only when the endpoint is marked idempotent.
+    case post = "POST"
+    /// `PUT`: replaces.
+    case put = "PUT"
+    /// `PATCH`: changes part of a resource.
+    case patch = "PATCH"
+    /// `DELETE`: removes.
+    case delete = "DELETE"
+    /// `HEAD`: a `GET` without the body.
+    case head = "HEAD"
 
     /// Whether repeating the request cannot change the outcome (RFC 9110 §9.2.2).
     public var isIdempotent: Bool {

@@ -22,7 +22,26 @@ public struct Condition<Value>: Sendable {
 
 /// The comparisons a condition can make.
 public enum Comparison: String, Sendable, Hashable {
-    case equals, notEquals, lessThan, lessThanOrEqual, greaterThan, greaterThanOrEqual, isNull, isNotNull, contains, hasPrefix
+    /// `==`.
+    case equals
+    /// `!=`.
+    case notEquals
+    /// `<`.
+    case lessThan
+    /// `<=`.
+    case lessThanOrEqual
+    /// `>`.
+    case greaterThan
+    /// `>=`.
+    case greaterThanOrEqual
+    /// The value is null.
+    case isNull
+    /// The value is not null.
+    case isNotNull
+    /// The text contains the operand, ignoring case.
+    case contains
+    /// The text starts with the operand.
+    case hasPrefix
 }
 
 /// A filter on a row: the column it reads and its test.

@@ -41,8 +41,38 @@ public protocol TableColumn: RawRepresentable<String>, CaseIterable, Hashable, S
 
 /// SelfDB column types (the contract's `table_schema` types).
 public enum ColumnType: String, Sendable, Hashable, Codable, CaseIterable {
-    case text, varchar, string, integer, int, bigint, decimal, float, boolean, bool
-    case date, timestamp, datetime, json, jsonb, uuid
+    /// Unbounded text.
+    case text
+    /// Text (SQL `varchar`).
+    case varchar
+    /// Text (an alias the server accepts).
+    case string
+    /// An integer.
+    case integer
+    /// An integer (an alias of `integer`).
+    case int
+    /// A 64-bit integer.
+    case bigint
+    /// An exact decimal number.
+    case decimal
+    /// A floating-point number.
+    case float
+    /// `true` or `false`.
+    case boolean
+    /// `true` or `false` (an alias of `boolean`).
+    case bool
+    /// A calendar date.
+    case date
+    /// A date and time.
+    case timestamp
+    /// A date and time (an alias of `timestamp`).
+    case datetime
+    /// A JSON value.
+    case json
+    /// A JSON value, stored binary.
+    case jsonb
+    /// A UUID.
+    case uuid
 }
 
 /// One column of a table model's schema.

@@ -3,7 +3,10 @@ import Foundation
 /// Sort direction; the spec language's built-in `SortDirection`. (Not `SortOrder`, which
 /// Foundation already names.)
 public enum SortDirection: String, Sendable, Hashable, Codable, CaseIterable, QueryValueConvertible {
-    case asc, desc
+    /// Ascending: smallest first.
+    case asc
+    /// Descending: largest (newest) first.
+    case desc
 }
 
 /// A typed, immutable query on a table model: every method returns a new query, so a base

@@ -32,7 +32,9 @@ public final class SQLite {
     /// Opens (creating if needed) the database at `path`; `":memory:"` for a private
     /// in-memory database.
     ///
-    /// - Parameter busyTimeout: how long a statement waits for another connection's lock.
+    /// - Parameters:
+    ///   - path: the database file, or `":memory:"`.
+    ///   - busyTimeout: how long a statement waits for another connection's lock.
     public init(_ path: String = ":memory:", busyTimeout: Duration = .seconds(5)) throws {
         self.path = path
         var handle: OpaquePointer?

@@ -33,6 +33,7 @@ public enum SQLiteError: Error, Hashable, Sendable, CustomStringConvertible, Loc
     /// `executeScript` takes no arguments; use `execute` for parameters.
     case invalidArgument(String)
 
+    /// What went wrong, with SQLite's message and the SQL where there is one.
     public var description: String {
         switch self {
         case .openFailed(let path, let message, let code): "cannot open SQLite database at \(path): \(message) (code \(code))"
@@ -52,6 +53,7 @@ public enum SQLiteError: Error, Hashable, Sendable, CustomStringConvertible, Loc
         }
     }
 
+    /// The ``description``, for Foundation's error reporting.
     public var errorDescription: String? { description }
 
     private static func shorten(_ sql: String) -> String {

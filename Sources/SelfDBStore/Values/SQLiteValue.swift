@@ -127,6 +127,7 @@ extension SQLiteValue: Codable {
         }
     }
 
+    /// Decodes the `{"type": …, "value": …}` form ``encode(to:)`` writes; a blob is base64 text.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         switch try container.decode(String.self, forKey: .type) {

@@ -32,6 +32,7 @@ public enum SynchroError: Error, Sendable {
 }
 
 extension SynchroError: CustomStringConvertible {
+    /// What went wrong, for logs and alerts.
     public var description: String {
         switch self {
         case .notConnected: "not connected: start() has not registered this client yet"

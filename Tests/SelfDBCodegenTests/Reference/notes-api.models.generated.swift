@@ -5,11 +5,14 @@ import Foundation
 import SelfDBRuntime
 
 internal enum NoteColor: RawRepresentable, Codable, Hashable, Sendable, QueryValueConvertible {
+    /// The value `"red"` on the wire.
     case red
+    /// The value `"GREEN_BLUE"` on the wire.
     case greenBlue
     /// A value this version of the spec does not list; kept so that newer servers do not break decoding.
     case unknown(String)
 
+    /// The case of `rawValue`; a value the spec does not list is `unknown(rawValue)`, so decoding never fails.
     internal init(rawValue: String) {
         switch rawValue {
         case "red": self = .red
@@ -18,6 +21,7 @@ internal enum NoteColor: RawRepresentable, Codable, Hashable, Sendable, QueryVal
         }
     }
 
+    /// The value on the wire.
     internal var rawValue: String {
         switch self {
         case .red: "red"
@@ -54,6 +58,7 @@ internal struct Note: Codable, Hashable, Sendable, Identifiable {
         case createdAt = "created_at"
     }
 
+    /// Decodes the wire form; a missing field takes its spec default.
     internal init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.id = try container.decode(Foundation.UUID.self, forKey: .id)

@@ -304,7 +304,11 @@ extension SelfDB.Auth {
 
         /// `GET /users/`
         ///
+        /// - Parameter skip: How many users to skip, for paging.
         /// - Parameter limit: 1–100.
+        /// - Parameter search: A text the listed users must match.
+        /// - Parameter sortBy: The order of the list.
+        /// - Parameter sortOrder: Ascending or descending.
         public func list(
             skip: Int? = nil,
             limit: Int? = nil,
@@ -443,9 +447,11 @@ extension SelfDB.Tables {
         ///
         /// `GET /tables/{table_id}/data`
         ///
+        /// - Parameter tableId: The table.
         /// - Parameter page: From 1.
         /// - Parameter pageSize: 1–1000 (server default 100).
         /// - Parameter sortBy: A column of the table.
+        /// - Parameter sortOrder: Ascending or descending.
         /// - Parameter search: Case-insensitive match across text columns; at most 100 printable characters.
         public func fetch(
             _ tableId: Foundation.UUID,
@@ -490,6 +496,9 @@ extension SelfDB.Tables {
         ///
         /// `PATCH /tables/{table_id}/data/{row_id}`
         ///
+        /// - Parameter tableId: The table.
+        /// - Parameter rowId: The key of the row to change.
+        /// - Parameter updates: The columns to change, with their new values.
         /// - Parameter idColumn: The key column (default `id`).
         @discardableResult
         public func updateRow(
@@ -689,6 +698,9 @@ extension SelfDB.Storage {
         ///
         /// `POST /storage/files/upload`
         ///
+        /// - Parameter bucketId: The bucket to store the file in.
+        /// - Parameter filename: The file name.
+        /// - Parameter data: The file contents.
         /// - Parameter path: The full object path; defaults to the filename.
         /// - Parameter contentType: The stored MIME type (the Content-Type header is ignored).
         @discardableResult

@@ -6,6 +6,7 @@ import SelfDBRuntime
 
 /// A bare status acknowledgement, e.g. `logged_out`.
 public struct StatusResponse: Codable, Hashable, Sendable {
+    /// The status word.
     public var status: String
 
     /// Creates a `StatusResponse`.
@@ -14,12 +15,16 @@ public struct StatusResponse: Codable, Hashable, Sendable {
     }
 }
 
+/// A user's role: ADMIN may also manage users and what other users own.
 public enum UserRole: RawRepresentable, Codable, Hashable, Sendable, QueryValueConvertible {
+    /// The value `"USER"` on the wire.
     case user
+    /// The value `"ADMIN"` on the wire.
     case admin
     /// A value this version of the spec does not list; kept so that newer servers do not break decoding.
     case unknown(String)
 
+    /// The case of `rawValue`; a value the spec does not list is `unknown(rawValue)`, so decoding never fails.
     public init(rawValue: String) {
         switch rawValue {
         case "USER": self = .user
@@ -28,6 +33,7 @@ public enum UserRole: RawRepresentable, Codable, Hashable, Sendable, QueryValueC
         }
     }
 
+    /// The value on the wire.
     public var rawValue: String {
         switch self {
         case .user: "USER"
@@ -40,14 +46,20 @@ public enum UserRole: RawRepresentable, Codable, Hashable, Sendable, QueryValueC
     public static let knownCases: [UserRole] = [.user, .admin]
 }
 
+/// The orders a user list can be sorted in.
 public enum UserSortField: RawRepresentable, Codable, Hashable, Sendable, QueryValueConvertible {
+    /// The value `"created_at"` on the wire.
     case createdAt
+    /// The value `"email"` on the wire.
     case email
+    /// The value `"first_name"` on the wire.
     case firstName
+    /// The value `"last_name"` on the wire.
     case lastName
     /// A value this version of the spec does not list; kept so that newer servers do not break decoding.
     case unknown(String)
 
+    /// The case of `rawValue`; a value the spec does not list is `unknown(rawValue)`, so decoding never fails.
     public init(rawValue: String) {
         switch rawValue {
         case "created_at": self = .createdAt
@@ -58,6 +70,7 @@ public enum UserSortField: RawRepresentable, Codable, Hashable, Sendable, QueryV
         }
     }
 
+    /// The value on the wire.
     public var rawValue: String {
         switch self {
         case .createdAt: "created_at"
@@ -74,12 +87,19 @@ public enum UserSortField: RawRepresentable, Codable, Hashable, Sendable, QueryV
 
 /// A user as the server returns it. The User model is SelfDB's one camelCase model.
 public struct UserRead: Codable, Hashable, Sendable, Identifiable, CacheableModel {
+    /// The user id.
     public var id: Foundation.UUID
+    /// The sign-in email address.
     public var email: String
+    /// The given name.
     public var firstName: String
+    /// The family name.
     public var lastName: String
+    /// What the user may do.
     public var role: UserRole
+    /// False for a deactivated user, who cannot sign in.
     public var isActive: Bool
+    /// When the user registered.
     public var createdAt: Foundation.Date
 
     /// Creates a `UserRead`.
@@ -111,6 +131,7 @@ public struct UserRead: Codable, Hashable, Sendable, Identifiable, CacheableMode
         case createdAt = "created_at"
     }
 
+    /// Decodes the wire form; a missing field takes its spec default.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.id = try container.decode(Foundation.UUID.self, forKey: .id)
@@ -125,10 +146,13 @@ public struct UserRead: Codable, Hashable, Sendable, Identifiable, CacheableMode
 
 /// Self-registration. The role is always USER.
 public struct UserCreate: Codable, Hashable, Sendable {
+    /// The sign-in email address.
     public var email: String
     /// 8–72 characters of letters, digits and @$!%*?&.
     public var password: String
+    /// The given name.
     public var firstName: String
+    /// The family name.
     public var lastName: String
 
     /// Creates a `UserCreate`.
@@ -142,11 +166,17 @@ public struct UserCreate: Codable, Hashable, Sendable {
 
 /// A partial user update (ADMIN only); absent fields are left unchanged.
 public struct UserUpdate: Codable, Hashable, Sendable {
+    /// A new sign-in email address.
     public var email: String?
+    /// A new password, with the same rules as at registration.
     public var password: String?
+    /// A new role.
     public var role: UserRole?
+    /// False deactivates the user.
     public var isActive: Bool?
+    /// A new given name.
     public var firstName: String?
+    /// A new family name.
     public var lastName: String?
 
     /// Creates a `UserUpdate`.
@@ -167,8 +197,11 @@ public struct UserUpdate: Codable, Hashable, Sendable {
     }
 }
 
+/// The answer to a user deletion.
 public struct UserDeleteResponse: Codable, Hashable, Sendable, Identifiable {
+    /// The status word.
     public var status: String
+    /// The deleted user's id.
     public var id: Foundation.UUID
 
     /// Creates a `UserDeleteResponse`.
@@ -178,8 +211,11 @@ public struct UserDeleteResponse: Codable, Hashable, Sendable, Identifiable {
     }
 }
 
+/// Email and password sign-in.
 public struct LoginRequest: Codable, Hashable, Sendable {
+    /// The sign-in email address.
     public var email: String
+    /// The password.
     public var password: String
 
     /// Creates a `LoginRequest`.
@@ -189,7 +225,9 @@ public struct LoginRequest: Codable, Hashable, Sendable {
     }
 }
 
+/// Exchanges a refresh token for a new token pair.
 public struct RefreshRequest: Codable, Hashable, Sendable {
+    /// The refresh token of the current session.
     public var refreshToken: String
 
     /// Creates a `RefreshRequest`.
@@ -202,6 +240,7 @@ public struct RefreshRequest: Codable, Hashable, Sendable {
     }
 }
 
+/// Ends one session, or every session of the user.
 public struct LogoutRequest: Codable, Hashable, Sendable {
     /// The session to end; without it every session of the user ends.
     public var refreshToken: String?
@@ -218,8 +257,11 @@ public struct LogoutRequest: Codable, Hashable, Sendable {
 
 /// A token pair. The client keeps it after `login` and `refresh`.
 public struct TokenResponse: Codable, Hashable, Sendable, SessionTokens {
+    /// The bearer token sent with each request.
     public var accessToken: String
+    /// Exchanges for a new pair when the access token expires.
     public var refreshToken: String?
+    /// Always `bearer`.
     public var tokenType: String
     /// Seconds until the access token expires.
     public var expiresIn: Int?
@@ -239,6 +281,7 @@ public struct TokenResponse: Codable, Hashable, Sendable, SessionTokens {
         case expiresIn = "expires_in"
     }
 
+    /// Decodes the wire form; a missing field takes its spec default.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.accessToken = try container.decode(String.self, forKey: .accessToken)
@@ -251,8 +294,11 @@ public struct TokenResponse: Codable, Hashable, Sendable, SessionTokens {
 /// One column of a `table_schema`. `type` is a SelfDB column type (text, varchar,
 /// integer, bigint, decimal, float, boolean, date, timestamp, jsonb, uuid...).
 public struct ColumnSchema: Codable, Hashable, Sendable {
+    /// The SelfDB column type.
     public var type: String
+    /// Whether the column accepts null.
     public var nullable: Bool?
+    /// The default value, if any.
     public var `default`: JSONValue?
 
     /// Creates a `ColumnSchema`.
@@ -266,13 +312,18 @@ public struct ColumnSchema: Codable, Hashable, Sendable {
 /// SelfDB's flat `table_schema` map (not JSON Schema).
 public typealias TableSchema = [String: ColumnSchema]
 
+/// The orders a table list can be sorted in.
 public enum TableSortField: RawRepresentable, Codable, Hashable, Sendable, QueryValueConvertible {
+    /// The value `"created_at"` on the wire.
     case createdAt
+    /// The value `"updated_at"` on the wire.
     case updatedAt
+    /// The value `"name"` on the wire.
     case name
     /// A value this version of the spec does not list; kept so that newer servers do not break decoding.
     case unknown(String)
 
+    /// The case of `rawValue`; a value the spec does not list is `unknown(rawValue)`, so decoding never fails.
     public init(rawValue: String) {
         switch rawValue {
         case "created_at": self = .createdAt
@@ -282,6 +333,7 @@ public enum TableSortField: RawRepresentable, Codable, Hashable, Sendable, Query
         }
     }
 
+    /// The value on the wire.
     public var rawValue: String {
         switch self {
         case .createdAt: "created_at"
@@ -295,11 +347,17 @@ public enum TableSortField: RawRepresentable, Codable, Hashable, Sendable, Query
     public static let knownCases: [TableSortField] = [.createdAt, .updatedAt, .name]
 }
 
+/// A table to create.
 public struct TableCreate: Codable, Hashable, Sendable {
+    /// The table name, unique on the server.
     public var name: String
+    /// The columns, by name.
     public var tableSchema: TableSchema
+    /// Whether anonymous callers may read the table.
     public var `public`: Bool
+    /// Free text shown with the table.
     public var description: String?
+    /// Any JSON the app keeps with the table.
     public var metadata: JSONValue?
 
     /// Creates a `TableCreate`.
@@ -319,6 +377,7 @@ public struct TableCreate: Codable, Hashable, Sendable {
         case metadata
     }
 
+    /// Decodes the wire form; a missing field takes its spec default.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.name = try container.decode(String.self, forKey: .name)
@@ -329,12 +388,19 @@ public struct TableCreate: Codable, Hashable, Sendable {
     }
 }
 
+/// A partial table update; absent fields are left unchanged.
 public struct TableUpdate: Codable, Hashable, Sendable {
+    /// A new table name.
     public var name: String?
+    /// A new column map.
     public var tableSchema: TableSchema?
+    /// Whether anonymous callers may read the table.
     public var `public`: Bool?
+    /// New free text shown with the table.
     public var description: String?
+    /// New app metadata.
     public var metadata: JSONValue?
+    /// Whether row changes are broadcast on the realtime channel `table:<name>`.
     public var realtimeEnabled: Bool?
 
     /// Creates a `TableUpdate`.
@@ -364,17 +430,29 @@ public struct TableUpdate: Codable, Hashable, Sendable {
     }
 }
 
+/// A table as the server returns it.
 public struct TableRead: Codable, Hashable, Sendable, Identifiable, CacheableModel {
+    /// The table id.
     public var id: Foundation.UUID
+    /// The table name, unique on the server.
     public var name: String
+    /// The columns, by name.
     public var tableSchema: TableSchema
+    /// Whether anonymous callers may read the table.
     public var `public`: Bool
+    /// Free text shown with the table.
     public var description: String?
+    /// Any JSON the app keeps with the table.
     public var metadata: JSONValue?
+    /// The user who created the table.
     public var ownerId: Foundation.UUID?
+    /// How many rows the table holds.
     public var rowCount: Int
+    /// Whether row changes are broadcast on the realtime channel `table:<name>`.
     public var realtimeEnabled: Bool
+    /// When the table was created.
     public var createdAt: Foundation.Date
+    /// When the table was last changed.
     public var updatedAt: Foundation.Date?
 
     /// Creates a `TableRead`.
@@ -418,6 +496,7 @@ public struct TableRead: Codable, Hashable, Sendable, Identifiable, CacheableMod
         case updatedAt = "updated_at"
     }
 
+    /// Decodes the wire form; a missing field takes its spec default.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.id = try container.decode(Foundation.UUID.self, forKey: .id)
@@ -434,9 +513,13 @@ public struct TableRead: Codable, Hashable, Sendable, Identifiable, CacheableMod
     }
 }
 
+/// The answer to a table deletion.
 public struct TableDeleteResponse: Codable, Hashable, Sendable, Identifiable {
+    /// The status word.
     public var status: String
+    /// The deleted table's id.
     public var id: Foundation.UUID
+    /// The deleted table name.
     public var name: String?
 
     /// Creates a `TableDeleteResponse`.
@@ -449,9 +532,13 @@ public struct TableDeleteResponse: Codable, Hashable, Sendable, Identifiable {
 
 /// A column to add. `type` and `default` are raw SQL (a text default is `"'x'"`).
 public struct ColumnDefinition: Codable, Hashable, Sendable {
+    /// The column name.
     public var name: String
+    /// The SQL column type.
     public var type: String
+    /// Whether the column accepts null.
     public var nullable: Bool
+    /// The SQL default expression.
     public var `default`: String?
 
     /// Creates a `ColumnDefinition`.
@@ -469,6 +556,7 @@ public struct ColumnDefinition: Codable, Hashable, Sendable {
         case `default`
     }
 
+    /// Decodes the wire form; a missing field takes its spec default.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.name = try container.decode(String.self, forKey: .name)
@@ -478,10 +566,15 @@ public struct ColumnDefinition: Codable, Hashable, Sendable {
     }
 }
 
+/// A partial column change; absent fields are left unchanged.
 public struct ColumnUpdate: Codable, Hashable, Sendable {
+    /// A new column name.
     public var newName: String?
+    /// A new SQL column type.
     public var type: String?
+    /// Whether the column accepts null.
     public var nullable: Bool?
+    /// A new SQL default expression.
     public var `default`: String?
 
     /// Creates a `ColumnUpdate`.
@@ -502,7 +595,9 @@ public struct ColumnUpdate: Codable, Hashable, Sendable {
 
 /// `column_added`, `column_updated`, `no_changes` or `column_deleted`.
 public struct ColumnOperationResponse: Codable, Hashable, Sendable {
+    /// What was done.
     public var status: String
+    /// The column as it now is, when the server reports it.
     public var column: JSONValue?
 
     /// Creates a `ColumnOperationResponse`.
@@ -512,10 +607,15 @@ public struct ColumnOperationResponse: Codable, Hashable, Sendable {
     }
 }
 
+/// One page of a table's rows.
 public struct TableDataResponse: Codable, Hashable, Sendable {
+    /// The rows of the page, as JSON objects.
     public var data: [[String: JSONValue]]
+    /// How many rows match, on all pages.
     public var total: Int
+    /// The page number, from 1.
     public var page: Int
+    /// Rows per page.
     public var pageSize: Int
 
     /// Creates a `TableDataResponse`.
@@ -536,7 +636,9 @@ public struct TableDataResponse: Codable, Hashable, Sendable {
 
 /// `row_inserted` or `row_updated`, with the row as stored.
 public struct RowMutationResponse: Codable, Hashable, Sendable {
+    /// What was done.
     public var status: String
+    /// The row as stored, with server-filled columns.
     public var data: [String: JSONValue]
 
     /// Creates a `RowMutationResponse`.
@@ -546,9 +648,13 @@ public struct RowMutationResponse: Codable, Hashable, Sendable {
     }
 }
 
+/// The answer to a row deletion.
 public struct RowDeleteResponse: Codable, Hashable, Sendable {
+    /// The status word.
     public var status: String
+    /// The table the row was in.
     public var tableId: Foundation.UUID
+    /// The key of the deleted row.
     public var rowId: JSONValue
 
     /// Creates a `RowDeleteResponse`.
@@ -565,13 +671,18 @@ public struct RowDeleteResponse: Codable, Hashable, Sendable {
     }
 }
 
+/// The orders a bucket list can be sorted in.
 public enum BucketSortField: RawRepresentable, Codable, Hashable, Sendable, QueryValueConvertible {
+    /// The value `"created_at"` on the wire.
     case createdAt
+    /// The value `"updated_at"` on the wire.
     case updatedAt
+    /// The value `"name"` on the wire.
     case name
     /// A value this version of the spec does not list; kept so that newer servers do not break decoding.
     case unknown(String)
 
+    /// The case of `rawValue`; a value the spec does not list is `unknown(rawValue)`, so decoding never fails.
     public init(rawValue: String) {
         switch rawValue {
         case "created_at": self = .createdAt
@@ -581,6 +692,7 @@ public enum BucketSortField: RawRepresentable, Codable, Hashable, Sendable, Quer
         }
     }
 
+    /// The value on the wire.
     public var rawValue: String {
         switch self {
         case .createdAt: "created_at"
@@ -594,14 +706,20 @@ public enum BucketSortField: RawRepresentable, Codable, Hashable, Sendable, Quer
     public static let knownCases: [BucketSortField] = [.createdAt, .updatedAt, .name]
 }
 
+/// The orders a file list can be sorted in.
 public enum FileSortField: RawRepresentable, Codable, Hashable, Sendable, QueryValueConvertible {
+    /// The value `"created_at"` on the wire.
     case createdAt
+    /// The value `"updated_at"` on the wire.
     case updatedAt
+    /// The value `"name"` on the wire.
     case name
+    /// The value `"size"` on the wire.
     case size
     /// A value this version of the spec does not list; kept so that newer servers do not break decoding.
     case unknown(String)
 
+    /// The case of `rawValue`; a value the spec does not list is `unknown(rawValue)`, so decoding never fails.
     public init(rawValue: String) {
         switch rawValue {
         case "created_at": self = .createdAt
@@ -612,6 +730,7 @@ public enum FileSortField: RawRepresentable, Codable, Hashable, Sendable, QueryV
         }
     }
 
+    /// The value on the wire.
     public var rawValue: String {
         switch self {
         case .createdAt: "created_at"
@@ -626,11 +745,15 @@ public enum FileSortField: RawRepresentable, Codable, Hashable, Sendable, QueryV
     public static let knownCases: [FileSortField] = [.createdAt, .updatedAt, .name, .size]
 }
 
+/// A storage bucket to create.
 public struct BucketCreate: Codable, Hashable, Sendable {
     /// 3–63 of a-z, 0-9 and '-', starting and ending with a letter or digit.
     public var name: String
+    /// Whether anonymous callers may read its files.
     public var `public`: Bool
+    /// Free text shown with the bucket.
     public var description: String?
+    /// Any JSON the app keeps with the bucket.
     public var metadata: JSONValue?
 
     /// Creates a `BucketCreate`.
@@ -648,6 +771,7 @@ public struct BucketCreate: Codable, Hashable, Sendable {
         case metadata
     }
 
+    /// Decodes the wire form; a missing field takes its spec default.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.name = try container.decode(String.self, forKey: .name)
@@ -657,9 +781,13 @@ public struct BucketCreate: Codable, Hashable, Sendable {
     }
 }
 
+/// A partial bucket update; absent fields are left unchanged.
 public struct BucketUpdate: Codable, Hashable, Sendable {
+    /// Whether anonymous callers may read its files.
     public var `public`: Bool?
+    /// New free text shown with the bucket.
     public var description: String?
+    /// New app metadata.
     public var metadata: JSONValue?
 
     /// Creates a `BucketUpdate`.
@@ -670,16 +798,27 @@ public struct BucketUpdate: Codable, Hashable, Sendable {
     }
 }
 
+/// A storage bucket as the server returns it.
 public struct BucketResponse: Codable, Hashable, Sendable, Identifiable, CacheableModel {
+    /// The bucket id.
     public var id: Foundation.UUID
+    /// The bucket name, unique on the server.
     public var name: String
+    /// Whether anonymous callers may read its files.
     public var `public`: Bool
+    /// Free text shown with the bucket.
     public var description: String?
+    /// How many files it holds.
     public var fileCount: Int
+    /// The size of its files, in bytes.
     public var totalSize: Int64
+    /// The user who created the bucket.
     public var ownerId: Foundation.UUID?
+    /// Any JSON the app keeps with the bucket.
     public var metadata: JSONValue?
+    /// When the bucket was created.
     public var createdAt: Foundation.Date
+    /// When the bucket was last changed.
     public var updatedAt: Foundation.Date?
 
     /// Creates a `BucketResponse`.
@@ -720,6 +859,7 @@ public struct BucketResponse: Codable, Hashable, Sendable, Identifiable, Cacheab
         case updatedAt = "updated_at"
     }
 
+    /// Decodes the wire form; a missing field takes its spec default.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.id = try container.decode(Foundation.UUID.self, forKey: .id)
@@ -735,21 +875,35 @@ public struct BucketResponse: Codable, Hashable, Sendable, Identifiable, Cacheab
     }
 }
 
+/// A stored file as the server returns it.
 public struct FileResponse: Codable, Hashable, Sendable, Identifiable, CacheableModel {
+    /// The file id.
     public var id: Foundation.UUID
+    /// The bucket that holds it.
     public var bucketId: Foundation.UUID
+    /// The file name.
     public var name: String
+    /// The object path within the bucket.
     public var path: String
+    /// The size in bytes.
     public var size: Int64
+    /// The stored MIME type.
     public var mimeType: String?
+    /// The user who uploaded it.
     public var ownerId: Foundation.UUID?
+    /// Any JSON the app keeps with the file.
     public var metadata: JSONValue?
     /// Always null on SelfDB v0.0.5 (never computed).
     public var checksumSha256: String?
+    /// The file version, when the server keeps versions.
     public var version: Int?
+    /// Whether this is the latest version.
     public var isLatest: Bool?
+    /// When the file was deleted, if it was.
     public var deletedAt: Foundation.Date?
+    /// When the file was uploaded.
     public var createdAt: Foundation.Date
+    /// When the file was last changed.
     public var updatedAt: Foundation.Date?
 
     /// Creates a `FileResponse`.
@@ -802,6 +956,7 @@ public struct FileResponse: Codable, Hashable, Sendable, Identifiable, Cacheable
         case updatedAt = "updated_at"
     }
 
+    /// Decodes the wire form; a lenient field whose value does not decode is nil or its default.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.id = try container.decode(Foundation.UUID.self, forKey: .id)
@@ -821,10 +976,15 @@ public struct FileResponse: Codable, Hashable, Sendable, Identifiable, Cacheable
     }
 }
 
+/// One page of a bucket's files.
 public struct FileListResponse: Codable, Hashable, Sendable {
+    /// The files of the page.
     public var files: [FileResponse]
+    /// How many files match, on all pages.
     public var total: Int
+    /// The page number, from 1.
     public var page: Int
+    /// Files per page.
     public var pageSize: Int
 
     /// Creates a `FileListResponse`.
@@ -846,10 +1006,15 @@ public struct FileListResponse: Codable, Hashable, Sendable {
 /// What an upload answers. Only `file_id`, `bucket`, `path` and `size` are relied on; the
 /// other fields are lenient, so a server that words them differently cannot fail an upload.
 public struct FileUploadResponse: Codable, Hashable, Sendable {
+    /// Whether the upload was stored.
     public var success: Bool
+    /// The bucket name.
     public var bucket: String
+    /// The path the file was stored at (renamed if the one asked for was taken).
     public var path: String
+    /// The stored size in bytes.
     public var size: Int64
+    /// The new file id.
     public var fileId: Foundation.UUID
     /// Seconds the upload took (SelfDB v0.0.5 sends a number, not a timestamp).
     public var uploadTime: Double?
@@ -857,6 +1022,7 @@ public struct FileUploadResponse: Codable, Hashable, Sendable {
     public var url: String?
     /// The path asked for, when a duplicate was renamed; null otherwise.
     public var originalPath: String?
+    /// The server message, if any.
     public var message: String?
 
     /// Creates a `FileUploadResponse`.
@@ -894,6 +1060,7 @@ public struct FileUploadResponse: Codable, Hashable, Sendable {
         case message
     }
 
+    /// Decodes the wire form; a lenient field whose value does not decode is nil or its default.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.success = try container.decode(Bool.self, forKey: .success)
@@ -908,9 +1075,13 @@ public struct FileUploadResponse: Codable, Hashable, Sendable {
     }
 }
 
+/// Storage totals over the files the caller can see.
 public struct FileStats: Codable, Hashable, Sendable {
+    /// How many files.
     public var totalFiles: Int
+    /// Their size in bytes.
     public var totalSize: Int64
+    /// How many buckets hold them.
     public var bucketCount: Int
 
     /// Creates a `FileStats`.

@@ -4,12 +4,16 @@
 import Foundation
 import SelfDBRuntime
 
+/// Who may push changes to a table: the owner of each row, or nobody.
 public enum PushPolicy: RawRepresentable, Codable, Hashable, Sendable, QueryValueConvertible {
+    /// The value `"owner_only"` on the wire.
     case ownerOnly
+    /// The value `"disabled"` on the wire.
     case disabled
     /// A value this version of the spec does not list; kept so that newer servers do not break decoding.
     case unknown(String)
 
+    /// The case of `rawValue`; a value the spec does not list is `unknown(rawValue)`, so decoding never fails.
     public init(rawValue: String) {
         switch rawValue {
         case "owner_only": self = .ownerOnly
@@ -18,6 +22,7 @@ public enum PushPolicy: RawRepresentable, Codable, Hashable, Sendable, QueryValu
         }
     }
 
+    /// The value on the wire.
     public var rawValue: String {
         switch self {
         case .ownerOnly: "owner_only"
@@ -32,19 +37,30 @@ public enum PushPolicy: RawRepresentable, Codable, Hashable, Sendable, QueryValu
 
 /// Column types as the client stores them locally.
 public enum LogicalType: RawRepresentable, Codable, Hashable, Sendable, QueryValueConvertible {
+    /// The value `"boolean"` on the wire.
     case boolean
+    /// The value `"int"` on the wire.
     case int
+    /// The value `"int64"` on the wire.
     case int64
+    /// The value `"float"` on the wire.
     case float
+    /// The value `"string"` on the wire.
     case string
+    /// The value `"json"` on the wire.
     case json
+    /// The value `"bytes"` on the wire.
     case bytes
+    /// The value `"date"` on the wire.
     case date
+    /// The value `"time"` on the wire.
     case time
+    /// The value `"datetime"` on the wire.
     case datetime
     /// A value this version of the spec does not list; kept so that newer servers do not break decoding.
     case unknown(String)
 
+    /// The case of `rawValue`; a value the spec does not list is `unknown(rawValue)`, so decoding never fails.
     public init(rawValue: String) {
         switch rawValue {
         case "boolean": self = .boolean
@@ -61,6 +77,7 @@ public enum LogicalType: RawRepresentable, Codable, Hashable, Sendable, QueryVal
         }
     }
 
+    /// The value on the wire.
     public var rawValue: String {
         switch self {
         case .boolean: "boolean"
@@ -81,13 +98,18 @@ public enum LogicalType: RawRepresentable, Codable, Hashable, Sendable, QueryVal
     public static let knownCases: [LogicalType] = [.boolean, .int, .int64, .float, .string, .json, .bytes, .date, .time, .datetime]
 }
 
+/// Whether a column's default can be applied on the device (`portable`) or only by the server.
 public enum DefaultKind: RawRepresentable, Codable, Hashable, Sendable, QueryValueConvertible {
+    /// The value `"none"` on the wire.
     case none
+    /// The value `"portable"` on the wire.
     case portable
+    /// The value `"server_only"` on the wire.
     case serverOnly
     /// A value this version of the spec does not list; kept so that newer servers do not break decoding.
     case unknown(String)
 
+    /// The case of `rawValue`; a value the spec does not list is `unknown(rawValue)`, so decoding never fails.
     public init(rawValue: String) {
         switch rawValue {
         case "none": self = .none
@@ -97,6 +119,7 @@ public enum DefaultKind: RawRepresentable, Codable, Hashable, Sendable, QueryVal
         }
     }
 
+    /// The value on the wire.
     public var rawValue: String {
         switch self {
         case .none: "none"
@@ -110,14 +133,23 @@ public enum DefaultKind: RawRepresentable, Codable, Hashable, Sendable, QueryVal
     public static let knownCases: [DefaultKind] = [.none, .portable, .serverOnly]
 }
 
+/// One column of a synced table, as the server describes it.
 public struct SyncColumn: Codable, Hashable, Sendable {
+    /// The column name.
     public var name: String
+    /// The server column type.
     public var dbType: String
+    /// The type the client stores it as.
     public var logicalType: LogicalType
+    /// Whether the column accepts null.
     public var nullable: Bool
+    /// The server default, in Postgres spelling.
     public var defaultSql: String?
+    /// Whether the default can be applied on the device.
     public var defaultKind: DefaultKind
+    /// The default in SQLite spelling, for portable defaults.
     public var sqliteDefaultSql: String?
+    /// Whether the column is (part of) the primary key.
     public var isPrimaryKey: Bool
 
     /// Creates a `SyncColumn`.
@@ -152,6 +184,7 @@ public struct SyncColumn: Codable, Hashable, Sendable {
         case isPrimaryKey = "is_primary_key"
     }
 
+    /// Decodes the wire form; a missing field takes its spec default.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.name = try container.decode(String.self, forKey: .name)
@@ -165,15 +198,25 @@ public struct SyncColumn: Codable, Hashable, Sendable {
     }
 }
 
+/// A synced table, as the server describes it.
 public struct SyncTable: Codable, Hashable, Sendable {
+    /// The table name, locally and on the server.
     public var tableName: String
+    /// Who may push changes to it.
     public var pushPolicy: PushPolicy
+    /// The table whose rows own this one's rows, for a child table.
     public var parentTable: String?
+    /// The column holding the parent row's key, for a child table.
     public var parentFkCol: String?
+    /// The tables whose rows must be pushed first (the parent).
     public var dependencies: [String]?
+    /// The column holding the last change time.
     public var updatedAtColumn: String?
+    /// The column holding the deletion time of soft-deleted rows.
     public var deletedAtColumn: String?
+    /// The primary-key columns.
     public var primaryKey: [String]?
+    /// The columns, in order.
     public var columns: [SyncColumn]?
 
     /// Creates a `SyncTable`.
@@ -212,10 +255,15 @@ public struct SyncTable: Codable, Hashable, Sendable {
     }
 }
 
+/// The synced tables with their columns, version and hash.
 public struct SchemaResponse: Codable, Hashable, Sendable {
+    /// The current schema version; it only grows.
     public var schemaVersion: Int64
+    /// The hash of that schema (SHA-256, lower-case hex).
     public var schemaHash: String
+    /// The server's clock when it answered.
     public var serverTime: Foundation.Date
+    /// The synced tables.
     public var tables: [SyncTable]
 
     /// Creates a `SchemaResponse`.
@@ -234,10 +282,15 @@ public struct SchemaResponse: Codable, Hashable, Sendable {
     }
 }
 
+/// The synced tables, as `/sync/tables` lists them.
 public struct TablesResponse: Codable, Hashable, Sendable {
+    /// The synced tables.
     public var tables: [SyncTable]
+    /// The server's clock when it answered.
     public var serverTime: Foundation.Date
+    /// The current schema version.
     public var schemaVersion: Int64
+    /// The hash of that schema (SHA-256, lower-case hex).
     public var schemaHash: String
 
     /// Creates a `TablesResponse`.
@@ -256,12 +309,19 @@ public struct TablesResponse: Codable, Hashable, Sendable {
     }
 }
 
+/// Registers a device of the signed-in user.
 public struct RegisterRequest: Codable, Hashable, Sendable {
+    /// The device id, stable across launches.
     public var clientId: String
+    /// A name for the device, for people.
     public var clientName: String?
+    /// The device's platform, as the app names it (`ios` by default).
     public var platform: String
+    /// The app's semantic version.
     public var appVersion: String
+    /// The schema version the sender works with.
     public var schemaVersion: Int64
+    /// The hash of that schema (SHA-256, lower-case hex).
     public var schemaHash: String
 
     /// Creates a `RegisterRequest`.
@@ -284,12 +344,19 @@ public struct RegisterRequest: Codable, Hashable, Sendable {
     }
 }
 
+/// The registration as the server keeps it.
 public struct RegisterResponse: Codable, Hashable, Sendable, Identifiable {
+    /// The registration id on the server.
     public var id: String
+    /// The server's clock when it answered.
     public var serverTime: Foundation.Date
+    /// When the device last synced, if ever.
     public var lastSyncAt: Foundation.Date?
+    /// The position in the change log the device has pulled up to.
     public var checkpoint: Int64
+    /// The current schema version.
     public var schemaVersion: Int64
+    /// The hash of that schema (SHA-256, lower-case hex).
     public var schemaHash: String
 
     /// Creates a `RegisterResponse`.
@@ -324,10 +391,15 @@ public struct RegisterResponse: Codable, Hashable, Sendable, Identifiable {
 /// client stores them and sends them back as `base_updated_at`, and a value rounded on
 /// the way through a `Date` would no longer equal the server's.
 public struct SyncRecord: Codable, Hashable, Sendable, Identifiable {
+    /// The row's primary key, as text.
     public var id: String
+    /// The table the row belongs to.
     public var tableName: String
+    /// The columns of the row.
     public var data: [String: JSONValue]
+    /// The server's last change time, as the server wrote it.
     public var updatedAt: String
+    /// The deletion time of a soft-deleted row, as the server wrote it.
     public var deletedAt: String?
 
     /// Creates a `SyncRecord`.
@@ -348,8 +420,11 @@ public struct SyncRecord: Codable, Hashable, Sendable, Identifiable {
     }
 }
 
+/// A row deleted on the server.
 public struct DeletedRecord: Codable, Hashable, Sendable, Identifiable {
+    /// The deleted row's primary key, as text.
     public var id: String
+    /// The table the row belonged to.
     public var tableName: String
 
     /// Creates a `DeletedRecord`.
@@ -364,8 +439,11 @@ public struct DeletedRecord: Codable, Hashable, Sendable, Identifiable {
     }
 }
 
+/// Changes to the buckets (row sets) the device is subscribed to.
 public struct BucketUpdates: Codable, Hashable, Sendable {
+    /// Buckets the device now receives.
     public var added: [String]?
+    /// Buckets the device no longer receives.
     public var removed: [String]?
 
     /// Creates a `BucketUpdates`.
@@ -375,12 +453,16 @@ public struct BucketUpdates: Codable, Hashable, Sendable {
     }
 }
 
+/// Why the server asks for a full snapshot instead of a pull.
 public enum SnapshotReason: RawRepresentable, Codable, Hashable, Sendable, QueryValueConvertible {
+    /// The value `"initial_sync_required"` on the wire.
     case initialSyncRequired
+    /// The value `"checkpoint_before_retention"` on the wire.
     case checkpointBeforeRetention
     /// A value this version of the spec does not list; kept so that newer servers do not break decoding.
     case unknown(String)
 
+    /// The case of `rawValue`; a value the spec does not list is `unknown(rawValue)`, so decoding never fails.
     public init(rawValue: String) {
         switch rawValue {
         case "initial_sync_required": self = .initialSyncRequired
@@ -389,6 +471,7 @@ public enum SnapshotReason: RawRepresentable, Codable, Hashable, Sendable, Query
         }
     }
 
+    /// The value on the wire.
     public var rawValue: String {
         switch self {
         case .initialSyncRequired: "initial_sync_required"
@@ -401,13 +484,21 @@ public enum SnapshotReason: RawRepresentable, Codable, Hashable, Sendable, Query
     public static let knownCases: [SnapshotReason] = [.initialSyncRequired, .checkpointBeforeRetention]
 }
 
+/// Asks for the changes after a checkpoint.
 public struct PullRequest: Codable, Hashable, Sendable {
+    /// The registered device id.
     public var clientId: String
+    /// The position in the change log pulled so far (0 at first).
     public var checkpoint: Int64
+    /// The tables to pull; all when absent or empty.
     public var tables: [String]?
+    /// Change log entries per page (the server default when absent).
     public var limit: Int?
+    /// The buckets the device already receives.
     public var knownBuckets: [String]?
+    /// The schema version the sender works with.
     public var schemaVersion: Int64
+    /// The hash of that schema (SHA-256, lower-case hex).
     public var schemaHash: String
 
     /// Creates a `PullRequest`.
@@ -440,15 +531,25 @@ public struct PullRequest: Codable, Hashable, Sendable {
     }
 }
 
+/// One page of changes after a checkpoint, oldest first.
 public struct PullResponse: Codable, Hashable, Sendable {
+    /// Rows created or changed.
     public var changes: [SyncRecord]
+    /// Rows deleted.
     public var deletes: [DeletedRecord]
+    /// The checkpoint to send with the next pull.
     public var checkpoint: Int64
+    /// Whether another page follows.
     public var hasMore: Bool
+    /// Whether the device must rebuild from a snapshot instead.
     public var snapshotRequired: Bool
+    /// Why a snapshot is required.
     public var snapshotReason: SnapshotReason?
+    /// Changes to the device's buckets.
     public var bucketUpdates: BucketUpdates?
+    /// The current schema version.
     public var schemaVersion: Int64
+    /// The hash of that schema (SHA-256, lower-case hex).
     public var schemaHash: String
 
     /// Creates a `PullResponse`.
@@ -486,6 +587,7 @@ public struct PullResponse: Codable, Hashable, Sendable {
         case schemaHash = "schema_hash"
     }
 
+    /// Decodes the wire form; a missing field takes its spec default.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.changes = try container.decode([SyncRecord].self, forKey: .changes)
@@ -500,13 +602,18 @@ public struct PullResponse: Codable, Hashable, Sendable {
     }
 }
 
+/// What a pushed change does to its row.
 public enum PushOperation: RawRepresentable, Codable, Hashable, Sendable, QueryValueConvertible {
+    /// The value `"create"` on the wire.
     case create
+    /// The value `"update"` on the wire.
     case update
+    /// The value `"delete"` on the wire.
     case delete
     /// A value this version of the spec does not list; kept so that newer servers do not break decoding.
     case unknown(String)
 
+    /// The case of `rawValue`; a value the spec does not list is `unknown(rawValue)`, so decoding never fails.
     public init(rawValue: String) {
         switch rawValue {
         case "create": self = .create
@@ -516,6 +623,7 @@ public enum PushOperation: RawRepresentable, Codable, Hashable, Sendable, QueryV
         }
     }
 
+    /// The value on the wire.
     public var rawValue: String {
         switch self {
         case .create: "create"
@@ -529,14 +637,20 @@ public enum PushOperation: RawRepresentable, Codable, Hashable, Sendable, QueryV
     public static let knownCases: [PushOperation] = [.create, .update, .delete]
 }
 
+/// How the server settled a pushed change.
 public enum PushStatus: RawRepresentable, Codable, Hashable, Sendable, QueryValueConvertible {
+    /// The value `"applied"` on the wire.
     case applied
+    /// The value `"conflict"` on the wire.
     case conflict
+    /// The value `"rejected_terminal"` on the wire.
     case rejectedTerminal
+    /// The value `"rejected_retryable"` on the wire.
     case rejectedRetryable
     /// A value this version of the spec does not list; kept so that newer servers do not break decoding.
     case unknown(String)
 
+    /// The case of `rawValue`; a value the spec does not list is `unknown(rawValue)`, so decoding never fails.
     public init(rawValue: String) {
         switch rawValue {
         case "applied": self = .applied
@@ -547,6 +661,7 @@ public enum PushStatus: RawRepresentable, Codable, Hashable, Sendable, QueryValu
         }
     }
 
+    /// The value on the wire.
     public var rawValue: String {
         switch self {
         case .applied: "applied"
@@ -561,10 +676,15 @@ public enum PushStatus: RawRepresentable, Codable, Hashable, Sendable, QueryValu
     public static let knownCases: [PushStatus] = [.applied, .conflict, .rejectedTerminal, .rejectedRetryable]
 }
 
+/// One local change sent to the server.
 public struct PushChange: Codable, Hashable, Sendable, Identifiable {
+    /// The row's primary key, as the app wrote it.
     public var id: String
+    /// The table of the changed row.
     public var tableName: String
+    /// What the change does.
     public var operation: PushOperation
+    /// The columns of the row; absent for a delete.
     public var data: [String: JSONValue]?
     /// RFC 3339, as recorded locally when the change was made.
     public var clientUpdatedAt: String
@@ -598,10 +718,15 @@ public struct PushChange: Codable, Hashable, Sendable, Identifiable {
     }
 }
 
+/// Sends pending local changes.
 public struct PushRequest: Codable, Hashable, Sendable {
+    /// The registered device id.
     public var clientId: String
+    /// The changes, parents before children.
     public var changes: [PushChange]
+    /// The schema version the sender works with.
     public var schemaVersion: Int64
+    /// The hash of that schema (SHA-256, lower-case hex).
     public var schemaHash: String
 
     /// Creates a `PushRequest`.
@@ -620,15 +745,25 @@ public struct PushRequest: Codable, Hashable, Sendable {
     }
 }
 
+/// How the server settled one pushed change.
 public struct PushResult: Codable, Hashable, Sendable, Identifiable {
+    /// The pushed row's primary key, exactly as the client sent it.
     public var id: String
+    /// The table of the row.
     public var tableName: String
+    /// The pushed operation.
     public var operation: PushOperation
+    /// How it was settled.
     public var status: PushStatus
+    /// Why it was rejected or lost a conflict.
     public var reasonCode: String?
+    /// A message for people.
     public var message: String?
+    /// The row as the server now holds it.
     public var serverVersion: SyncRecord?
+    /// The server's last change time of the row.
     public var serverUpdatedAt: String?
+    /// The server's deletion time of the row, if deleted.
     public var serverDeletedAt: String?
 
     /// Creates a `PushResult`.
@@ -667,12 +802,19 @@ public struct PushResult: Codable, Hashable, Sendable, Identifiable {
     }
 }
 
+/// The settlement of a push.
 public struct PushResponse: Codable, Hashable, Sendable {
+    /// The changes the server applied.
     public var accepted: [PushResult]
+    /// The changes the server refused or that lost a conflict.
     public var rejected: [PushResult]
+    /// The change log position after the push.
     public var checkpoint: Int64
+    /// The server's clock when it answered.
     public var serverTime: Foundation.Date
+    /// The current schema version.
     public var schemaVersion: Int64
+    /// The hash of that schema (SHA-256, lower-case hex).
     public var schemaHash: String
 
     /// Creates a `PushResponse`.
@@ -702,9 +844,13 @@ public struct PushResponse: Codable, Hashable, Sendable {
     }
 }
 
+/// Where the next snapshot page starts.
 public struct SnapshotCursor: Codable, Hashable, Sendable {
+    /// The checkpoint the snapshot is taken at.
     public var checkpoint: Int64
+    /// The index of the table being walked, parents first.
     public var tableIdx: Int
+    /// The primary key after which the page starts.
     public var afterId: String
 
     /// Creates a `SnapshotCursor`.
@@ -721,11 +867,17 @@ public struct SnapshotCursor: Codable, Hashable, Sendable {
     }
 }
 
+/// Asks for one page of a full snapshot.
 public struct SnapshotRequest: Codable, Hashable, Sendable {
+    /// The registered device id.
     public var clientId: String
+    /// Where the page starts; absent for the first page.
     public var cursor: SnapshotCursor?
+    /// Rows per page (the server default when absent).
     public var limit: Int?
+    /// The schema version the sender works with.
     public var schemaVersion: Int64
+    /// The hash of that schema (SHA-256, lower-case hex).
     public var schemaHash: String
 
     /// Creates a `SnapshotRequest`.
@@ -746,13 +898,19 @@ public struct SnapshotRequest: Codable, Hashable, Sendable {
     }
 }
 
+/// One page of a full snapshot.
 public struct SnapshotResponse: Codable, Hashable, Sendable {
+    /// The rows of the page.
     public var records: [SyncRecord]
     /// Absent on the last page.
     public var cursor: SnapshotCursor?
+    /// The checkpoint the snapshot is taken at.
     public var checkpoint: Int64
+    /// Whether another page follows.
     public var hasMore: Bool
+    /// The current schema version.
     public var schemaVersion: Int64
+    /// The hash of that schema (SHA-256, lower-case hex).
     public var schemaHash: String
 
     /// Creates a `SnapshotResponse`.
@@ -777,9 +935,13 @@ public struct SnapshotResponse: Codable, Hashable, Sendable {
 
 /// The 409 body when the client's schema is not the server's.
 public struct SchemaMismatch: Codable, Hashable, Sendable {
+    /// The error code.
     public var code: String
+    /// A message for people.
     public var message: String?
+    /// The schema version of the server.
     public var serverSchemaVersion: Int64
+    /// The schema hash of the server.
     public var serverSchemaHash: String
 
     /// Creates a `SchemaMismatch`.
@@ -798,7 +960,9 @@ public struct SchemaMismatch: Codable, Hashable, Sendable {
     }
 }
 
+/// The liveness answer.
 public struct Health: Codable, Hashable, Sendable {
+    /// The status word.
     public var status: String
 
     /// Creates a `Health`.
