@@ -17,7 +17,7 @@ import SelfDB
 /// stored in the same transaction, and sent in order; a refusal rolls the cache back.
 public final class SelfDBCache: Sendable {
     /// The client table models' fetches and mutations go through; nil for a cache whose
-    /// items are fetched and sent by the app's own calls (``init(path:)``).
+    /// items are fetched and sent by the app's own calls (``init(path:logger:)``).
     public let selfdb: SelfDB?
     let storage: any CacheStorage
     let broadcaster = ChangeBroadcaster()
@@ -25,9 +25,12 @@ public final class SelfDBCache: Sendable {
 
     /// Opens (or creates) the cache file at `path`.
     ///
-    /// - Parameter logger: where the cache reports queue replays (info), each mutation sent
-    ///   (debug) and rollbacks (warning); item ids and type names, never item contents.
-    ///   Silent by default.
+    /// - Parameters:
+    ///   - selfdb: the client table models are fetched and sent through.
+    ///   - path: the SQLite file of the cache; created if missing.
+    ///   - logger: where the cache reports queue replays (info), each mutation sent (debug)
+    ///     and rollbacks (warning); item ids and type names, never item contents. Silent by
+    ///     default.
     /// - Throws: `CacheError.storage` if the file cannot be opened as a cache.
     public init(selfdb: SelfDB, path: String, logger: Logger = .selfdbDisabled) throws {
         self.selfdb = selfdb
@@ -40,6 +43,9 @@ public final class SelfDBCache: Sendable {
     /// ``register(_:mutations:)``. Table strategies (`.all`, `.one(id:)`) need a client and fail
     /// with `CacheError.invalidArgument` here. (This is what the `CachedData` product runs on.)
     ///
+    /// - Parameters:
+    ///   - path: the SQLite file of the cache; created if missing.
+    ///   - logger: where the cache reports queue replays and rollbacks (silent by default).
     /// - Throws: `CacheError.storage` if the file cannot be opened as a cache.
     public init(path: String, logger: Logger = .selfdbDisabled) throws {
         self.selfdb = nil
