@@ -104,6 +104,6 @@ struct SelfDBEmulatorCommand: AsyncParsableCommand {
             sources.append(source)
         }
         for await _ in stream { break }
-        sources.forEach { $0.cancel() }
+        for source in sources { source.cancel() }
     }
 }

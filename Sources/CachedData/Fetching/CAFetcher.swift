@@ -60,7 +60,9 @@ public final class CAFetcher<Item: CAItem>: Observable, Sendable {
     }
 
     deinit {
-        watchers.withLock { watchers in watchers.values.forEach { $0.finish() } }
+        watchers.withLock { watchers in
+            for continuation in watchers.values { continuation.finish() }
+        }
     }
 
     // MARK: What the fetcher holds

@@ -45,7 +45,9 @@ public final class CachedFetcher<Row: CacheableModel> {
 
     deinit {
         subscription.withLock { $0?.cancel() }
-        watchers.withLock { watchers in watchers.values.forEach { $0.finish() } }
+        watchers.withLock { watchers in
+            for continuation in watchers.values { continuation.finish() }
+        }
     }
 
     /// The items, in view order (filters applied).

@@ -147,5 +147,6 @@ extension SQLiteValue: Codable {
 }
 
 /// SQLite's "copy the bytes now" destructor, which the C macro `SQLITE_TRANSIENT` stands for
-/// (Swift does not import that macro).
+/// (Swift does not import that macro). Named as the C API names it.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 public let SQLITE_TRANSIENT = unsafeBitCast(-1, to: sqlite3_destructor_type.self)

@@ -22,7 +22,7 @@ final class ObservationQueue: Sendable {
             defer { live.removeAll() }
             return Array(live.values)
         }
-        all.forEach { $0.cancel() }
+        for cancellable in all { cancellable.cancel() }
     }
 }
 

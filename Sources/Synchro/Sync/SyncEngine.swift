@@ -97,7 +97,7 @@ final class SyncEngine: Sendable {
             state.cycle?.cancel()
             return [state.timer, state.debounce]
         }
-        tasks.forEach { $0?.cancel() }
+        for task in tasks { task?.cancel() }
         setStatus(status)
     }
 

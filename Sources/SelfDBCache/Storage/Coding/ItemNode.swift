@@ -12,7 +12,8 @@ enum ItemFormat {
     static let formatVersion: UInt8 = 0xC1
 
     enum Tag: UInt8 {
-        case null = 0, falseValue, trueValue, int, uint, double, string, array, object, uuid, date
+        case null = 0
+        case falseValue, trueValue, int, uint, double, string, array, object, uuid, date
     }
 
     /// Whether `data` is an item in this format (rather than JSON text).
