@@ -32,6 +32,13 @@ let package = Package(
         benchmark("CacheBenchmarks", folder: "Cache", products: ["SelfDB", "SelfDBCache"], specs: true),
         benchmark("StoreBenchmarks", folder: "Store", products: ["SelfDBStore", "CRDTSQLite"]),
         benchmark("SynchroBenchmarks", folder: "Synchro", products: ["Synchro", "SelfDBEmulator"]),
-        .executableTarget(name: "CacheProfile", dependencies: [.product(name: "SelfDB", package: root), .product(name: "SelfDBCache", package: root), .product(name: "SelfDBStore", package: root), .product(name: "CRDTSQLite", package: root)], path: "Profile", plugins: [.plugin(name: "SelfDBCodegenPlugin", package: root)]),
+        .executableTarget(
+            name: "CacheProfile",
+            dependencies: [
+                .product(name: "SelfDB", package: root), .product(name: "SelfDBCache", package: root), .product(name: "SelfDBStore", package: root), .product(name: "CRDTSQLite", package: root),
+            ],
+            path: "Profile",
+            plugins: [.plugin(name: "SelfDBCodegenPlugin", package: root)]
+        ),
     ]
 )

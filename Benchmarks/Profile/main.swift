@@ -1,3 +1,4 @@
+import CRDTSQLite  // re-exports the sqlite3 C API, for the raw baseline
 // A loop over one cache operation for `perf record` (the benchmark harness runs its
 // benchmarks in a child process, which profilers follow poorly):
 //   swift build -c release --product CacheProfile && perf record -g .build/release/CacheProfile read|write
@@ -5,7 +6,7 @@ import Foundation
 import SelfDB
 import SelfDBCache
 import SelfDBStore
-import CRDTSQLite  // re-exports the sqlite3 C API, for the raw baseline
+
 let rows = (0..<1_000).map { index in
     CachedRow(id: UUID(), title: "row \(index)", body: "some text for row \(index)", rank: index, done: index.isMultiple(of: 2), createdAt: Date(), userId: UUID())
 }

@@ -11,7 +11,9 @@ enum SpecToolRunner {
         let targetNames = extractor.extractOption(named: "target")
         let warningsAsErrors = extractor.extractFlag(named: "warnings-as-errors") > 0
         if !extractor.remainingArguments.isEmpty {
-            throw PluginError("unexpected arguments: \(extractor.remainingArguments.joined(separator: " ")); this command takes --target NAME (repeatable)\(output == nil ? "" : ", --output DIR") and --warnings-as-errors")
+            throw PluginError(
+                "unexpected arguments: \(extractor.remainingArguments.joined(separator: " ")); this command takes --target NAME (repeatable)\(output == nil ? "" : ", --output DIR") and --warnings-as-errors"
+            )
         }
         let targets = try (targetNames.isEmpty ? context.package.targets : context.package.targets(named: targetNames))
             .compactMap { $0 as? SourceModuleTarget }

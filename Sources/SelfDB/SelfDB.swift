@@ -24,7 +24,15 @@ public final class SelfDB: Sendable {
     /// A client for the server at `baseUrl`, sending `apiKey` on every request.
     ///
     /// An invalid URL string is reported on the first call rather than trapping here.
-    public convenience init(baseUrl: String, apiKey: String, transport: any HTTPTransport = URLSessionTransport(), tokenStore: any TokenStore = InMemoryTokenStore(), retryPolicy: RetryPolicy = RetryPolicy(), realtime: RealtimeConfiguration = RealtimeConfiguration(), logger: Logger? = nil) {
+    public convenience init(
+        baseUrl: String,
+        apiKey: String,
+        transport: any HTTPTransport = URLSessionTransport(),
+        tokenStore: any TokenStore = InMemoryTokenStore(),
+        retryPolicy: RetryPolicy = RetryPolicy(),
+        realtime: RealtimeConfiguration = RealtimeConfiguration(),
+        logger: Logger? = nil
+    ) {
         let url = URL(string: baseUrl) ?? URL(fileURLWithPath: "/invalid-base-url")
         self.init(baseURL: url, apiKey: apiKey, transport: transport, tokenStore: tokenStore, retryPolicy: retryPolicy, realtime: realtime, logger: logger)
     }
@@ -42,7 +50,15 @@ public final class SelfDB: Sendable {
     ///     debug, retries and refreshes at info, failures at error; connects, joins and
     ///     reconnects). Never a token, password or API key. Nothing is logged without one
     ///     (the realtime socket then uses `realtime.logger`).
-    public init(baseURL: URL, apiKey: String, transport: any HTTPTransport = URLSessionTransport(), tokenStore: any TokenStore = InMemoryTokenStore(), retryPolicy: RetryPolicy = RetryPolicy(), realtime: RealtimeConfiguration = RealtimeConfiguration(), logger: Logger? = nil) {
+    public init(
+        baseURL: URL,
+        apiKey: String,
+        transport: any HTTPTransport = URLSessionTransport(),
+        tokenStore: any TokenStore = InMemoryTokenStore(),
+        retryPolicy: RetryPolicy = RetryPolicy(),
+        realtime: RealtimeConfiguration = RealtimeConfiguration(),
+        logger: Logger? = nil
+    ) {
         var realtime = realtime
         if let logger { realtime.logger = logger }
         let apiClient = APIClient(

@@ -215,11 +215,12 @@ public final class SelfDBCache: Sendable {
     ///   - views: for an insert, the views that should list the new row, at `position`.
     ///   - position: where in `views` an inserted row is listed.
     public func apply<Row: CacheableModel>(change: CacheChange<Row>, insertingInto views: [String] = [], at position: InsertPosition = .prepend) throws {
-        let (kind, row): (MutationKind, Row) = switch change {
-        case .insert(let row): (.insert, row)
-        case .update(let row): (.update, row)
-        case .delete(let row): (.delete, row)
-        }
+        let (kind, row): (MutationKind, Row) =
+            switch change {
+            case .insert(let row): (.insert, row)
+            case .update(let row): (.update, row)
+            case .delete(let row): (.delete, row)
+            }
         let item = try ItemCoding.encode(row)
         if try storage.applyRemote(type: Row.cacheTypeName, kind: kind, item: item, insertInto: views, at: position, now: Date()) {
             broadcaster.post(.changed, typeName: Row.cacheTypeName)
@@ -227,7 +228,8 @@ public final class SelfDBCache: Sendable {
     }
 
     /// Applies every change of `changes` until it ends (or the task is cancelled).
-    public func follow<Changes: AsyncSequence, Row: CacheableModel>(_ changes: Changes, insertingInto views: [String] = [], at position: InsertPosition = .prepend) async throws where Changes.Element == CacheChange<Row> {
+    public func follow<Changes: AsyncSequence, Row: CacheableModel>(_ changes: Changes, insertingInto views: [String] = [], at position: InsertPosition = .prepend) async throws
+    where Changes.Element == CacheChange<Row> {
         for try await change in changes {
             try apply(change: change, insertingInto: views, at: position)
         }

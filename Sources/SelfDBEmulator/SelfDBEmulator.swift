@@ -42,8 +42,12 @@ public final class SelfDBEmulator: Sendable {
     }
 
     private init(
-        configuration: Configuration, port: Int, dataDirectory: URL, ownsDataDirectory: Bool,
-        services: EmulatorServices, serverTask: Task<Void, Never>
+        configuration: Configuration,
+        port: Int,
+        dataDirectory: URL,
+        ownsDataDirectory: Bool,
+        services: EmulatorServices,
+        serverTask: Task<Void, Never>
     ) {
         self.configuration = configuration
         self.port = port
@@ -83,7 +87,9 @@ public final class SelfDBEmulator: Sendable {
         let directory =
             configuration.dataDirectory
             ?? FileManager.default.temporaryDirectory.appendingPathComponent(
-                "selfdb-emulator-\(UUIDText.random())", isDirectory: true)
+                "selfdb-emulator-\(UUIDText.random())",
+                isDirectory: true
+            )
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
 
         let database = try EmulatorDatabase(path: directory.appendingPathComponent("selfdb.sqlite").path)
@@ -98,7 +104,8 @@ public final class SelfDBEmulator: Sendable {
             controls: TestControls(accessTokenLifetime: configuration.accessTokenLifetime),
             realtime: RealtimeHub(),
             blobs: try BlobStore(root: directory.appendingPathComponent("storage", isDirectory: true)),
-            synchro: synchro)
+            synchro: synchro
+        )
         if let admin = configuration.admin {
             try await UserService(services: services).ensureAdmin(admin)
         }
@@ -119,7 +126,8 @@ public final class SelfDBEmulator: Sendable {
                         configuration: .init(ws: .init(maxFrameSize: 1 << 20, autoPing: .disabled, closeTimeout: .seconds(2)))
                     ) { request, _, _ in
                         RealtimeUpgrade(services: services).shouldUpgrade(request)
-                    })
+                    }
+                )
             },
             configuration: .init(address: .hostname("127.0.0.1", port: configuration.port), serverName: nil),
             onServerRunning: { channel in
@@ -156,8 +164,13 @@ public final class SelfDBEmulator: Sendable {
         var effective = configuration
         effective.port = port
         return SelfDBEmulator(
-            configuration: effective, port: port, dataDirectory: directory, ownsDataDirectory: ownsDirectory,
-            services: services, serverTask: serverTask)
+            configuration: effective,
+            port: port,
+            dataDirectory: directory,
+            ownsDataDirectory: ownsDirectory,
+            services: services,
+            serverTask: serverTask
+        )
     }
 
     /// Closes every realtime socket, stops listening and closes the database. The same

@@ -30,12 +30,19 @@ enum OfflineDemo {
 
         // A generated model that is not a table: buckets, through the storage endpoints.
         let prefix = "demo-\(UUID().uuidString.prefix(8).lowercased())"
-        await cache.register(BucketResponse.self, mutations: CacheMutations(
-            insert: { try await selfdb.storage.buckets.create(payload: BucketCreate(name: $0.name, public: $0.public, description: $0.description)) },
-            delete: { try await selfdb.storage.buckets.delete($0.id) }))
-        let buckets = cache.fetcher(BucketResponse.self, .pages(view: "my-buckets") { page, size in
-            try await selfdb.storage.buckets.list(skip: (page - 1) * size, limit: size, search: prefix)
-        })
+        await cache.register(
+            BucketResponse.self,
+            mutations: CacheMutations(
+                insert: { try await selfdb.storage.buckets.create(payload: BucketCreate(name: $0.name, public: $0.public, description: $0.description)) },
+                delete: { try await selfdb.storage.buckets.delete($0.id) }
+            )
+        )
+        let buckets = cache.fetcher(
+            BucketResponse.self,
+            .pages(view: "my-buckets") { page, size in
+                try await selfdb.storage.buckets.list(skip: (page - 1) * size, limit: size, search: prefix)
+            }
+        )
         try await buckets.setup()
         print("  and my buckets (a generated model that is not a table): \(buckets.rows.count)")
 

@@ -1,8 +1,9 @@
 import Foundation
+import SelfDB
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import SelfDB
 
 /// URLSession with a switch that makes every request fail as a refused connection: how the
 /// offline demo simulates an outage of a real server it cannot stop.

@@ -17,7 +17,9 @@ enum RealtimeDemo {
         let started = ContinuousClock.now
         let note = try await selfdb.tables.data.insert(Note(id: UUID(), title: "Sent live", body: "over the socket", createdAt: Date(), userId: userID))
         let payload = try await firstValue(of: callbacks, within: .seconds(5))
-        print("  callback: \(payload.event.rawValue) on \(payload.table), title \(payload.new?["title"]?.stringValue ?? "?") after \(started.duration(to: .now).formatted(.units(allowed: [.milliseconds])))")
+        print(
+            "  callback: \(payload.event.rawValue) on \(payload.table), title \(payload.new?["title"]?.stringValue ?? "?") after \(started.duration(to: .now).formatted(.units(allowed: [.milliseconds])))"
+        )
         let change = try await firstValue(of: changes, within: .seconds(5))
         print("  typed stream: \(change == .insert(note) ? "insert of the same Note" : "unexpected \(change)")")
 

@@ -21,7 +21,8 @@ enum SyncDemo {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let emulator = try await SelfDBEmulator.start(
-            .init(dataDirectory: directory.appendingPathComponent("server"), apiKey: "demo-api-key", syncSpecs: [spec]))
+            .init(dataDirectory: directory.appendingPathComponent("server"), apiKey: "demo-api-key", syncSpecs: [spec])
+        )
         print("  /sync/* on \(emulator.baseURL), schema version \(emulator.syncSchema?.version ?? 0)")
         do {
             try await twoDevices(emulator, directory: directory)
@@ -47,9 +48,15 @@ enum SyncDemo {
 
         func device(_ name: String, transport: OutageTransport) throws -> SynchroClient {
             let config = SynchroConfig(
-                dbPath: directory.appendingPathComponent("\(name).sqlite").path, serverURL: emulator.baseURL,
-                authProvider: authProvider, clientID: "\(name)-\(UUID().uuidString.prefix(8))", platform: "linux",
-                appVersion: "1.0.0", maxRetryAttempts: 1, logger: DemoLogger.orSilent)
+                dbPath: directory.appendingPathComponent("\(name).sqlite").path,
+                serverURL: emulator.baseURL,
+                authProvider: authProvider,
+                clientID: "\(name)-\(UUID().uuidString.prefix(8))",
+                platform: "linux",
+                appVersion: "1.0.0",
+                maxRetryAttempts: 1,
+                logger: DemoLogger.orSilent
+            )
             return try SynchroClient(config: config, transport: transport)
         }
         let laptopNetwork = OutageTransport()
@@ -69,7 +76,8 @@ enum SyncDemo {
             try db.execute(sql: "INSERT INTO tasks (id, title, user_id) VALUES (?, ?, ?)", arguments: [taskId, "Review proposal", userId])
             try db.execute(
                 sql: "INSERT INTO comments (id, task_id, body, status) VALUES (?, ?, ?, ?)",
-                arguments: [UUID().uuidString, taskId, "Looks good", "open"])
+                arguments: [UUID().uuidString, taskId, "Looks good", "open"]
+            )
         }
         print("  phone: \(try phone.pendingChangeCount()) pending change(s)")
         try await phone.syncNow()

@@ -7,7 +7,8 @@ import SelfDBEmulator
 struct SelfDBEmulatorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "selfdb-emulator",
-        abstract: "Serve a local SelfDB (v0.0.5 wire protocol) on 127.0.0.1, backed by SQLite.")
+        abstract: "Serve a local SelfDB (v0.0.5 wire protocol) on 127.0.0.1, backed by SQLite."
+    )
 
     @Option(help: "TCP port on 127.0.0.1 (0 picks a free one).")
     var port: Int = 8000
@@ -70,7 +71,8 @@ struct SelfDBEmulatorCommand: AsyncParsableCommand {
             syncSpecs: syncSpec.map { URL(fileURLWithPath: $0).standardizedFileURL },
             syncJWTSecret: syncJwtSecret,
             syncMinimumAppVersion: syncMinAppVersion,
-            responseLatency: .milliseconds(latencyMs))
+            responseLatency: .milliseconds(latencyMs)
+        )
         let emulator = try await SelfDBEmulator.start(configuration)
         let banner = """
             SelfDB emulator listening on \(emulator.baseURL.absoluteString)

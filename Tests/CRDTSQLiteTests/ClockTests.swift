@@ -97,7 +97,8 @@ extension CRDTSuite {
 
         @Test func aMergeRaisesTheClockToTheRemoteVersionAndLocalCommitsFollowIt() throws {
             let files = try TemporaryFiles()
-            let a = try usersNode(1, files), b = try usersNode(2, files)
+            let a = try usersNode(1, files)
+            let b = try usersNode(2, files)
             for id in 1...5 { try b.connection.execute("INSERT INTO users VALUES (?, 'b', NULL)", id) }
             #expect(try b.clock == 5)
             try a.execute("INSERT INTO users VALUES (10, 'a', NULL)")
@@ -117,7 +118,8 @@ extension CRDTSuite {
 
         @Test func localWritesAroundAMergeInOneTransactionShareOneVersion() throws {
             let files = try TemporaryFiles()
-            let a = try usersNode(1, files), b = try usersNode(2, files)
+            let a = try usersNode(1, files)
+            let b = try usersNode(2, files)
             for id in 1...3 { try b.connection.execute("INSERT INTO users VALUES (?, 'b', NULL)", id) }
             try a.execute("BEGIN")
             try a.execute("INSERT INTO users VALUES (10, 'before', NULL)")

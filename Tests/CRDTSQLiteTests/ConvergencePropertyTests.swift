@@ -49,7 +49,8 @@ extension CRDTSuite {
                     try replica.connection.execute("DELETE FROM t WHERE id = ?", id)
                 default:
                     // Sync: a random pair, from a remembered cursor, in pages.
-                    let from = Int(random.next() % UInt64(count)), to = Int(random.next() % UInt64(count))
+                    let from = Int(random.next() % UInt64(count))
+                    let to = Int(random.next() % UInt64(count))
                     guard from != to else { continue }
                     let key = from * 10 + to
                     let page = try replicas[from].getChangesSince(cursors[key] ?? 0, maxChanges: Int(1 + random.next() % 20))
@@ -83,4 +84,3 @@ extension CRDTSuite {
         }
     }
 }
-

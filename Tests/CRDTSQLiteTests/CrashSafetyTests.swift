@@ -43,7 +43,9 @@ extension CRDTSuite {
             #expect(rowCount >= committed * 20)
             #expect(rowCount % 20 == 0, "only whole transactions are committed")
             // Every row has its record and its two cells; no metadata without a row.
-            let withoutRecord: Int? = try db.connection.execute("SELECT count(*) FROM events e WHERE NOT EXISTS (SELECT 1 FROM _crdt_records r WHERE r.tbl = 'events' AND r.pk = e.id AND r.cl % 2 = 1)").one()[0]
+            let withoutRecord: Int? = try db.connection.execute(
+                "SELECT count(*) FROM events e WHERE NOT EXISTS (SELECT 1 FROM _crdt_records r WHERE r.tbl = 'events' AND r.pk = e.id AND r.cl % 2 = 1)"
+            ).one()[0]
             let withoutCells: Int? = try db.connection.execute("SELECT count(*) FROM events e WHERE (SELECT count(*) FROM _crdt_columns c WHERE c.tbl = 'events' AND c.pk = e.id) != 2").one()[0]
             let orphans: Int? = try db.connection.execute("SELECT count(*) FROM _crdt_records r WHERE NOT EXISTS (SELECT 1 FROM events e WHERE e.id = r.pk)").one()[0]
             #expect(withoutRecord == 0 && withoutCells == 0 && orphans == 0)

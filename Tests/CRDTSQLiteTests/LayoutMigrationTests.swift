@@ -103,7 +103,8 @@ extension CRDTSuite {
                 case 6..<8:
                     try replica.connection.execute("DELETE FROM users WHERE id = ?", id)
                 default:
-                    let from = replicas[Int(random.next() % 4)], to = replicas[Int(random.next() % 4)]
+                    let from = replicas[Int(random.next() % 4)]
+                    let to = replicas[Int(random.next() % 4)]
                     guard from !== to else { continue }
                     _ = try to.mergeChanges(try from.getChangesSince(random.next() % 2 == 0 ? 0 : random.next() % 40))
                 }
@@ -118,7 +119,8 @@ extension CRDTSuite {
                 }
                 if accepted == 0 { break }
             }
-            let users = try rows(replicas[0]), odd = try rows(replicas[0], #"odd ""name"""#)
+            let users = try rows(replicas[0])
+            let odd = try rows(replicas[0], #"odd ""name"""#)
             return try replicas.allSatisfy { try rows($0) == users && rows($0, #"odd ""name"""#) == odd }
         }
     }

@@ -28,12 +28,15 @@ extension CRDTSuite {
 
         @Test func aMergedInsertIsStoredCompactlyAndReadsBackTheSame() throws {
             let files = try TemporaryFiles()
-            let a = try usersNode(1, files), b = try usersNode(2, files)
+            let a = try usersNode(1, files)
+            let b = try usersNode(2, files)
             try a.execute("INSERT INTO users VALUES (1, 'Ada', NULL), (2, 'Bo', 'bo@b')")
             try a.execute("UPDATE users SET name = 'Bo B' WHERE id = 2")
             _ = try b.mergeChanges(try a.getChangesSince(0))
             #expect(try b.connection.execute("SELECT typeof(cells) FROM _crdt_rows ORDER BY pk").all().map { $0[0] as String? } == ["integer", "blob"])
-            let stripped = { (changes: [Change<Int64>]) in Set(changes.map { "\($0.recordId) \($0.columnName ?? "-") \($0.columnVersion) \($0.dbVersion) \($0.nodeId) \(String(describing: $0.value))" }) }
+            let stripped = { (changes: [Change<Int64>]) in
+                Set(changes.map { "\($0.recordId) \($0.columnName ?? "-") \($0.columnVersion) \($0.dbVersion) \($0.nodeId) \(String(describing: $0.value))" })
+            }
             #expect(stripped(try b.getChangesSince(0)) == stripped(try a.getChangesSince(0)))
             #expect(try a.mergeChanges(try b.getChangesSince(0)).isEmpty)
             // A conflicting update on b packs the merged record's cells and wins on a.
@@ -50,7 +53,8 @@ extension CRDTSuite.MetadataLayoutTests {
     @Test func pagingThroughUpdatedRecordsMissesNothing() throws {
         for pageSize in 1...4 {
             let files = try TemporaryFiles()
-            let a = try usersNode(1, files), b = try usersNode(2, files)
+            let a = try usersNode(1, files)
+            let b = try usersNode(2, files)
             try a.execute("INSERT INTO users VALUES (1, 'Ada', 'ada@a')")
             try a.execute("INSERT INTO users VALUES (2, 'Bo', 'bo@b')")
             try a.execute("UPDATE users SET name = 'Ada A' WHERE id = 1")

@@ -14,12 +14,12 @@ extension CRDTSuite {
 
             // Setup schema on both nodes
             let schema = """
-                CREATE TABLE IF NOT EXISTS users (
-                    id INTEGER PRIMARY KEY,
-                    name TEXT,
-                    email TEXT
-                )
-            """
+                    CREATE TABLE IF NOT EXISTS users (
+                        id INTEGER PRIMARY KEY,
+                        name TEXT,
+                        email TEXT
+                    )
+                """
 
             try db1.execute(schema)
             try db1.enableCRDT(for: "users")
@@ -42,7 +42,7 @@ extension CRDTSuite {
             let changes2 = try db2.getChangesSince(0)
             let accepted2 = try db1.mergeChanges(changes2)
 
-            #expect(changes1.count == 6)   // two records, each created with two columns
+            #expect(changes1.count == 6)  // two records, each created with two columns
             #expect(!accepted1.isEmpty && !accepted2.isEmpty)
             // The note's comment says both nodes now have Alice, Bob and Charlie. With INTEGER ids
             // chosen independently, Alice (node 1) and Charlie (node 2) are both record 1, and
@@ -87,12 +87,14 @@ extension CRDTSuite {
             let files = try TemporaryFiles()
             let db = try CRDTSQLite<UUID>(path: files.path("myapp.db"), nodeId: 1)
 
-            try db.execute("""
-                CREATE TABLE items (
-                    id BLOB PRIMARY KEY,
-                    title TEXT
-                )
-            """)
+            try db.execute(
+                """
+                    CREATE TABLE items (
+                        id BLOB PRIMARY KEY,
+                        title TEXT
+                    )
+                """
+            )
             try db.enableCRDT(for: "items")
 
             // Generate UUID for new record

@@ -8,7 +8,8 @@ extension CRDTSuite {
     struct ScenarioTests {
         @Test func concurrentUpdatesOfOneColumnConvergeAndDifferentColumnsAreBothKept() throws {
             let files = try TemporaryFiles()
-            let a = try usersNode(1, files), b = try usersNode(2, files)
+            let a = try usersNode(1, files)
+            let b = try usersNode(2, files)
             try a.execute("INSERT INTO users VALUES (1, 'Ada', 'ada@a')")
             try syncBothWays(a, b)
             try a.execute("UPDATE users SET name = 'Ada A' WHERE id = 1")
@@ -21,7 +22,8 @@ extension CRDTSuite {
 
         @Test func deletePropagatesAndBothNodesKeepOneTombstone() throws {
             let files = try TemporaryFiles()
-            let a = try usersNode(1, files), b = try usersNode(2, files)
+            let a = try usersNode(1, files)
+            let b = try usersNode(2, files)
             try a.execute("INSERT INTO users VALUES (1, 'Ada', NULL), (2, 'Bo', NULL)")
             try syncBothWays(a, b)
             try b.execute("DELETE FROM users WHERE id = 1")
@@ -36,7 +38,8 @@ extension CRDTSuite {
 
         @Test func reMergingTheSameBatchAcceptsNothing() throws {
             let files = try TemporaryFiles()
-            let a = try usersNode(1, files), b = try usersNode(2, files)
+            let a = try usersNode(1, files)
+            let b = try usersNode(2, files)
             try a.execute("INSERT INTO users VALUES (1, 'Ada', 'x'), (2, 'Bo', 'y')")
             try a.execute("DELETE FROM users WHERE id = 2")
             let batch = try a.getChangesSince(0)
@@ -103,7 +106,8 @@ extension CRDTSuite {
 
         @Test func addColumnKeepsTrackingAndSyncsToAPeerWithTheColumn() throws {
             let files = try TemporaryFiles()
-            let a = try usersNode(1, files), b = try usersNode(2, files)
+            let a = try usersNode(1, files)
+            let b = try usersNode(2, files)
             try a.execute("INSERT INTO users VALUES (1, 'Ada', NULL)")
             try syncBothWays(a, b)
             for db in [a, b] { try db.execute("ALTER TABLE users ADD COLUMN age INTEGER") }
@@ -146,8 +150,11 @@ extension CRDTSuite {
                 try db.enableCRDT(for: "items")
                 return db
             }
-            let a = try node(1), b = try node(2), c = try node(3)
-            let first = UUID(), second = UUID()
+            let a = try node(1)
+            let b = try node(2)
+            let c = try node(3)
+            let first = UUID()
+            let second = UUID()
             try a.connection.execute("INSERT INTO items VALUES (?, ?)", first, "from a")
             try b.connection.execute("INSERT INTO items VALUES (?, ?)", second, "from b")
             _ = try c.mergeChanges(try a.getChangesSince(0))
@@ -184,7 +191,8 @@ extension CRDTSuite {
 
         @Test func sixHundredChangesInOneTransactionAndPagingNeverSplitsAWrite() throws {
             let files = try TemporaryFiles()
-            let a = try usersNode(1, files), b = try usersNode(2, files)
+            let a = try usersNode(1, files)
+            let b = try usersNode(2, files)
             try a.connection.transaction {
                 for id in 1...300 {
                     try a.connection.execute("INSERT INTO users VALUES (?, ?, ?)", id, "user \(id)", "u\(id)@x")
@@ -234,7 +242,8 @@ extension CRDTSuite {
 
         @Test func mergeInsideTheCallersTransactionRollsBackWithIt() throws {
             let files = try TemporaryFiles()
-            let a = try usersNode(1, files), b = try usersNode(2, files)
+            let a = try usersNode(1, files)
+            let b = try usersNode(2, files)
             try a.execute("INSERT INTO users VALUES (1, 'Ada', NULL)")
             let changes = try a.getChangesSince(0)
             #expect(throws: CRDTError.self) {
@@ -253,7 +262,8 @@ extension CRDTSuite {
 
         @Test func resurrectionAfterDeleteWinsWithAHigherCausalLength() throws {
             let files = try TemporaryFiles()
-            let a = try usersNode(1, files), b = try usersNode(2, files)
+            let a = try usersNode(1, files)
+            let b = try usersNode(2, files)
             try a.execute("INSERT INTO users VALUES (1, 'Ada', 'old')")
             try syncBothWays(a, b)
             try a.execute("DELETE FROM users WHERE id = 1")
@@ -267,7 +277,8 @@ extension CRDTSuite {
 
         @Test func badChangesAreRefusedWholeAndNothingIsWritten() throws {
             let files = try TemporaryFiles()
-            let a = try usersNode(1, files), b = try usersNode(2, files)
+            let a = try usersNode(1, files)
+            let b = try usersNode(2, files)
             try a.execute("INSERT INTO users VALUES (1, 'Ada', NULL)")
             let good = try a.getChangesSince(0)
             let unknownColumn = Change<Int64>(tableName: "users", recordId: 2, columnName: "password", value: .text("x"), columnVersion: 1, dbVersion: 1, nodeId: 1, localDbVersion: 9)
@@ -282,14 +293,18 @@ extension CRDTSuite {
                 try JSONDecoder().decode([Change<Int64>].self, from: Data(#"[{"recordId":"one","columnVersion":1,"dbVersion":1,"nodeId":1}]"#.utf8))
             }
             // A change without a table name is accepted while one table is tracked.
-            let legacy = try JSONDecoder().decode([Change<Int64>].self, from: Data(#"[{"recordId":5,"columnName":"name","value":{"type":"text","value":"Eve"},"columnVersion":1,"dbVersion":3,"nodeId":1,"localDbVersion":1,"flags":0}]"#.utf8))
+            let legacy = try JSONDecoder().decode(
+                [Change<Int64>].self,
+                from: Data(#"[{"recordId":5,"columnName":"name","value":{"type":"text","value":"Eve"},"columnVersion":1,"dbVersion":3,"nodeId":1,"localDbVersion":1,"flags":0}]"#.utf8)
+            )
             #expect(try b.mergeChanges(legacy).count == 1)
             #expect(try rows(b) == [[.integer(5), .text("Eve"), .null]])
         }
 
         @Test func theClockStopsAtInt64MaxInsteadOfWrapping() throws {
             let files = try TemporaryFiles()
-            let a = try usersNode(1, files), b = try usersNode(2, files)
+            let a = try usersNode(1, files)
+            let b = try usersNode(2, files)
             let late = Change<Int64>(tableName: "users", recordId: 1, columnName: "name", value: .text("x"), columnVersion: 1, dbVersion: UInt64(Int64.max), nodeId: 2, localDbVersion: 1)
             _ = try a.mergeChanges([late])
             #expect(try a.clock == UInt64(Int64.max))
@@ -307,7 +322,8 @@ extension CRDTSuite {
     struct AppTransactionTests {
         @Test func aMergeJoinsATransactionOpenedWithBEGIN() throws {
             let files = try TemporaryFiles()
-            let a = try usersNode(1, files), b = try usersNode(2, files)
+            let a = try usersNode(1, files)
+            let b = try usersNode(2, files)
             try a.execute("INSERT INTO users VALUES (1, 'Ada', 'ada@a'), (2, 'Bo', NULL)")
             let batch = try a.getChangesSince(0)
 

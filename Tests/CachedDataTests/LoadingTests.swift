@@ -136,14 +136,26 @@ struct ObservationTests {
         let fetcher = fixture.fetcher()
         let items = Flag()
         let hasNext = Flag()
-        withObservationTracking { _ = fetcher.items } onChange: { items.raised.withLock { $0 = true } }
-        withObservationTracking { _ = fetcher.hasNext } onChange: { hasNext.raised.withLock { $0 = true } }
+        withObservationTracking {
+            _ = fetcher.items
+        } onChange: {
+            items.raised.withLock { $0 = true }
+        }
+        withObservationTracking {
+            _ = fetcher.hasNext
+        } onChange: {
+            hasNext.raised.withLock { $0 = true }
+        }
         try await fetcher.setup()
         #expect(items.raised.withLock { $0 })
         #expect(hasNext.raised.withLock { $0 })
 
         let again = Flag()
-        withObservationTracking { _ = fetcher.state } onChange: { again.raised.withLock { $0 = true } }
+        withObservationTracking {
+            _ = fetcher.state
+        } onChange: {
+            again.raised.withLock { $0 = true }
+        }
         fixture.server.edit { $0[0].text = "changed" }
         try await fetcher.reload()
         #expect(again.raised.withLock { $0 })

@@ -31,7 +31,14 @@ struct RollbackTests {
         var edited = fetcher.items[1]
         edited.text = "refused edit"
         await #expect(throws: CAMutationError.self) { try await fixture.handlers.update(edited, action: .action(.refresh)) }
-        #expect(try await fixture.stored() == fetcher.items.map { var memo = $0; memo.caState = .normal; return memo })
+        #expect(
+            try await fixture.stored()
+                == fetcher.items.map {
+                    var memo = $0
+                    memo.caState = .normal
+                    return memo
+                }
+        )
         #expect(try await fixture.stored().map(\.text) == ["memo 1", "memo 2", "memo 3"])
         #expect(try await eventually { fetcher.items.map(\.text) == ["memo 1", "memo 2", "memo 3"] })
         #expect(fetcher.ids == ["m1", "m2", "m3"])

@@ -1,9 +1,10 @@
 import Foundation
+import SelfDBRuntime
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import SelfDBRuntime
-import Testing
 
 /// `NotesAPI` is generated from `notes-api.yaml`; these tests check what its functions put
 /// on the wire and how they read answers.
@@ -131,21 +132,27 @@ import Testing
     }
 
     @Test func idempotentRequestsAreRetriedOnServiceUnavailable() async throws {
-        let (api, transport) = api([
-            .init(status: 503, body: #"{"detail":"busy"}"#, headers: ["Retry-After": "0"]),
-            .init(status: 429, body: #"{"detail":"slow down"}"#, headers: ["Retry-After": "0"]),
-            .init(status: 200, body: "3"),
-        ], retry: RetryPolicy(maxAttempts: 3, baseDelay: 0))
+        let (api, transport) = api(
+            [
+                .init(status: 503, body: #"{"detail":"busy"}"#, headers: ["Retry-After": "0"]),
+                .init(status: 429, body: #"{"detail":"slow down"}"#, headers: ["Retry-After": "0"]),
+                .init(status: 200, body: "3"),
+            ],
+            retry: RetryPolicy(maxAttempts: 3, baseDelay: 0)
+        )
         await api.api.tokenStore.save(StoredSession(accessToken: "t", refreshToken: nil, expiresAt: nil))
         #expect(try await api.notes.count() == 3)
         #expect(transport.requestCount == 3)
     }
 
     @Test func postsAreNeverRetried() async throws {
-        let (api, transport) = api([
-            .init(status: 503, body: #"{"detail":"busy"}"#, headers: ["Retry-After": "0"]),
-            .init(status: 201, body: noteJSON),
-        ], retry: RetryPolicy(maxAttempts: 3, baseDelay: 0))
+        let (api, transport) = api(
+            [
+                .init(status: 503, body: #"{"detail":"busy"}"#, headers: ["Retry-After": "0"]),
+                .init(status: 201, body: noteJSON),
+            ],
+            retry: RetryPolicy(maxAttempts: 3, baseDelay: 0)
+        )
         await api.api.tokenStore.save(StoredSession(accessToken: "t", refreshToken: nil, expiresAt: nil))
         await #expect(throws: SelfDBError.self) { _ = try await api.notes.create(title: "once") }
         #expect(transport.requestCount == 1, "a POST that may have reached the server is not sent again")

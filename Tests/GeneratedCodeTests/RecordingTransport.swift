@@ -1,8 +1,9 @@
 import Foundation
+import SelfDBRuntime
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import SelfDBRuntime
 
 /// A transport that records requests and answers from a queue: the seam the client is
 /// designed around, used here to check exactly what generated endpoint code sends.

@@ -45,10 +45,12 @@ import Testing
         let base = TodoItem.query().sort(.dueAt, .asc)
         let second = base.page(2).pageSize(50).search("milk")
         #expect(base.pageNumber == nil, "refining a query leaves the base untouched")
-        #expect(second.queryItems == [
-            QueryItem("page", 2), QueryItem("page_size", 50), QueryItem("search", "milk"),
-            QueryItem("sort_by", "due_at"), QueryItem("sort_order", "asc"),
-        ])
+        #expect(
+            second.queryItems == [
+                QueryItem("page", 2), QueryItem("page_size", 50), QueryItem("search", "milk"),
+                QueryItem("sort_by", "due_at"), QueryItem("sort_order", "asc"),
+            ]
+        )
         try second.validate()
     }
 

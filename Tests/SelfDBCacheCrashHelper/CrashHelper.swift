@@ -11,7 +11,8 @@ enum CrashHelper {
     @MainActor static func main() async {
         let arguments = CommandLine.arguments.dropFirst()
         guard arguments.count == 7, let url = URL(string: arguments[1]),
-              let rowId = UUID(uuidString: arguments[6]), let userId = UUID(uuidString: arguments[7]) else {
+            let rowId = UUID(uuidString: arguments[6]), let userId = UUID(uuidString: arguments[7])
+        else {
             print("usage: selfdb-cache-crash-helper URL API_KEY EMAIL PASSWORD CACHE_PATH ROW_ID USER_ID")
             exit(2)
         }

@@ -1,8 +1,8 @@
 import Foundation
 import Logging
 import SelfDB
-import SelfDBTestSupport
 import SelfDBCache
+import SelfDBTestSupport
 import Testing
 
 /// A cache opened without a SelfDB client (what CachedData runs on): the app's own loaders
@@ -58,9 +58,12 @@ struct ClientlessCacheTests {
 
     @Test func aCursorThatDoesNotMoveFailsAnAllPagesLoad() async throws {
         let cache = try Self.openCache()
-        let stuck = cache.fetcher(BucketResponse.self, .cursor(view: "stuck", allPages: true) { _, _ in
-            CursorPage(rows: [], next: "same", hasNext: true)
-        })
+        let stuck = cache.fetcher(
+            BucketResponse.self,
+            .cursor(view: "stuck", allPages: true) { _, _ in
+                CursorPage(rows: [], next: "same", hasNext: true)
+            }
+        )
         await #expect {
             try await stuck.setup()
         } throws: { error in
@@ -75,12 +78,15 @@ struct ClientlessCacheTests {
         let lines = LogLines()
         let cache = try SelfDBCache(path: folder.appendingPathComponent("cache.sqlite").path, logger: .capturing(lines))
         let offline = Locked(true)
-        await cache.register(BucketResponse.self, mutations: CacheMutations(
-            insert: { bucket in
-                if offline.withLock({ $0 }) { throw URLError(.notConnectedToInternet) }
-                if bucket.name == "refused" { throw Refusal() }
-                return nil
-            }))
+        await cache.register(
+            BucketResponse.self,
+            mutations: CacheMutations(
+                insert: { bucket in
+                    if offline.withLock({ $0 }) { throw URLError(.notConnectedToInternet) }
+                    if bucket.name == "refused" { throw Refusal() }
+                    return nil
+                })
+        )
         let kept = BucketResponse(id: UUID(), name: "kept-secret-name", public: false, createdAt: Date())
         let refused = BucketResponse(id: UUID(), name: "refused", public: false, createdAt: Date())
         #expect(try await cache.insert(kept, into: "a") == .pending)

@@ -46,7 +46,7 @@ struct CursorPagingTests {
             #expect(resumed.rows.compactMap(\.rank) == [1, 2, 3, 4, 5, 6])
             #expect(resumed.hasNext)
             let online = reopened.fetcher(Chore.self, .cursor(view: "keyset", pageSize: 3, fetch: Self.keysetLoader(selfdb, calls: calls)))
-            try await online.setup()   // online, setup starts over from the first page
+            try await online.setup()  // online, setup starts over from the first page
             try await online.loadMore()
             try await online.loadMore()
             #expect(!online.hasNext)
@@ -62,10 +62,17 @@ struct CursorPagingTests {
             let calls = Locked<[String?]>([])
             let loader = Self.keysetLoader(selfdb, calls: calls)
             let cache = try SelfDBCache(selfdb: selfdb, path: fixture.cachePath())
-            let fetcher = cache.fetcher(Chore.self, .cursor(view: "flaky", pageSize: 1, fetch: { cursor, size in
-                if failing.current { throw SelfDBError.serviceUnavailable(retryAfter: nil, "down for maintenance") }
-                return try await loader(cursor, size)
-            }))
+            let fetcher = cache.fetcher(
+                Chore.self,
+                .cursor(
+                    view: "flaky",
+                    pageSize: 1,
+                    fetch: { cursor, size in
+                        if failing.current { throw SelfDBError.serviceUnavailable(retryAfter: nil, "down for maintenance") }
+                        return try await loader(cursor, size)
+                    }
+                )
+            )
             try await fetcher.setup()
             #expect(fetcher.rows.count == 1)
             failing.withLock { $0 = true }

@@ -1,7 +1,8 @@
 import Foundation
 import SelfDB
-@testable import SelfDBCache
 import Testing
+
+@testable import SelfDBCache
 
 /// The cache's binary item format: every shape Codable can produce reads back equal, and
 /// damaged bytes are a thrown error, never a crash.
@@ -44,14 +45,28 @@ struct ItemFormatTests {
 
     static func sample(_ seed: Int) -> Everything {
         Everything(
-            id: UUID(), text: "row \(seed) — with \"quotes\" and \\ slashes /", emoji: "🧪✓", empty: "",
-            flag: seed.isMultiple(of: 2), small: Int16(truncatingIfNeeded: seed * 977), big: Int64.min + Int64(seed),
-            unsigned: UInt64.max - UInt64(seed), ratio: Double(seed) / 3, tiny: Float(seed) * 0.1,
-            when: Date(timeIntervalSinceReferenceDate: 817_153_009.878_907_6 + Double(seed)), maybe: seed.isMultiple(of: 3) ? nil : seed,
-            missing: nil, list: ["a", "", String(repeating: "long", count: 100)], nested: [[], [1, 2], [Int.max]],
-            map: ["one": 1, "half": 0.5], json: .object(["a": .array([.null, .bool(true), .integer(-3), .number(2.5), .string("x")])]),
+            id: UUID(),
+            text: "row \(seed) — with \"quotes\" and \\ slashes /",
+            emoji: "🧪✓",
+            empty: "",
+            flag: seed.isMultiple(of: 2),
+            small: Int16(truncatingIfNeeded: seed * 977),
+            big: Int64.min + Int64(seed),
+            unsigned: UInt64.max - UInt64(seed),
+            ratio: Double(seed) / 3,
+            tiny: Float(seed) * 0.1,
+            when: Date(timeIntervalSinceReferenceDate: 817_153_009.878_907_6 + Double(seed)),
+            maybe: seed.isMultiple(of: 3) ? nil : seed,
+            missing: nil,
+            list: ["a", "", String(repeating: "long", count: 100)],
+            nested: [[], [1, 2], [Int.max]],
+            map: ["one": 1, "half": 0.5],
+            json: .object(["a": .array([.null, .bool(true), .integer(-3), .number(2.5), .string("x")])]),
             shapes: [.circle(radius: 1.5), .polygon([Point(x: -128, y: 0), Point(x: 127, y: .max)], closed: true), .none],
-            blob: Data([0, 1, 2, 255]), link: URL(fileURLWithPath: "/tmp/file name"), keyed: [UUID(): "v"])
+            blob: Data([0, 1, 2, 255]),
+            link: URL(fileURLWithPath: "/tmp/file name"),
+            keyed: [UUID(): "v"]
+        )
     }
 
     @Test func everyShapeReadsBackEqual() throws {
@@ -116,7 +131,7 @@ struct ItemFormatTests {
             flipped = bytes
             let index = Int.random(in: 1..<bytes.count, using: &generator)
             flipped[index] = UInt8.random(in: 0...255, using: &generator)
-            _ = try? ItemDecoder.decode(Everything.self, from: flipped)   // any outcome but a crash
+            _ = try? ItemDecoder.decode(Everything.self, from: flipped)  // any outcome but a crash
             _ = ItemNode.parse(flipped)
         }
         #expect(throws: (any Error).self) { try ItemDecoder.decode(Everything.self, from: Data("{\"id\":1}".utf8)) }
@@ -124,11 +139,20 @@ struct ItemFormatTests {
 
     @Test func typeMismatchesAreErrors() throws {
         let bytes = try ItemEncoder.encode(Point(x: 1, y: 300))
-        struct Narrow: Codable { var x: Int8; var y: UInt8 }
+        struct Narrow: Codable {
+            var x: Int8
+            var y: UInt8
+        }
         #expect(throws: DecodingError.self) { try ItemDecoder.decode(Narrow.self, from: bytes) }
-        struct Renamed: Codable { var x: Int8; var z: UInt64 }
+        struct Renamed: Codable {
+            var x: Int8
+            var z: UInt64
+        }
         #expect(throws: DecodingError.self) { try ItemDecoder.decode(Renamed.self, from: bytes) }
-        struct Wider: Codable, Equatable { var x: Int64; var y: Double }
+        struct Wider: Codable, Equatable {
+            var x: Int64
+            var y: Double
+        }
         #expect(try ItemDecoder.decode(Wider.self, from: bytes) == Wider(x: 1, y: 300))
     }
 }

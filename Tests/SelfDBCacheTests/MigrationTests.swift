@@ -66,14 +66,20 @@ struct MigrationTests {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("legacy-\(UUID().uuidString).sqlite").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let selfdb = SelfDB(baseURL: URL(string: "http://127.0.0.1:9")!, apiKey: "unused")
-        _ = try SelfDBCache(selfdb: selfdb, path: path)   // creates the schema
+        _ = try SelfDBCache(selfdb: selfdb, path: path)  // creates the schema
         let id = UUID()
         let legacy = #"{"created_at":"2026-01-02T03:04:05.123Z","file_count":0,"id":"\#(id.uuidString)","name":"old","public":true,"total_size":0}"#
         let database = try SQLite(path)
-        try database.execute("INSERT INTO cache_items (type_name, item_id, json, state, updated_at) VALUES (?, ?, ?, 'normal', 0)",
-                             BucketResponse.cacheTypeName, id.uuidString, legacy)
-        try database.execute("INSERT INTO cache_items (type_name, item_id, json, state, updated_at) VALUES (?, 'broken', '{\"id\":1}', 'normal', 0)",
-                             BucketResponse.cacheTypeName)
+        try database.execute(
+            "INSERT INTO cache_items (type_name, item_id, json, state, updated_at) VALUES (?, ?, ?, 'normal', 0)",
+            BucketResponse.cacheTypeName,
+            id.uuidString,
+            legacy
+        )
+        try database.execute(
+            "INSERT INTO cache_items (type_name, item_id, json, state, updated_at) VALUES (?, 'broken', '{\"id\":1}', 'normal', 0)",
+            BucketResponse.cacheTypeName
+        )
         try database.execute("INSERT INTO cache_view_items (type_name, view_id, item_id, position) VALUES (?, 'v', ?, 0)", BucketResponse.cacheTypeName, id.uuidString)
 
         let cache = try SelfDBCache(selfdb: selfdb, path: path)

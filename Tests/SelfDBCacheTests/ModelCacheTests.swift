@@ -25,7 +25,8 @@ struct ModelCacheTests {
             update: { bucket in
                 try await selfdb.storage.buckets.update(bucket.id, payload: BucketUpdate(public: bucket.public, description: bucket.description))
             },
-            delete: { bucket in try await selfdb.storage.buckets.delete(bucket.id) })
+            delete: { bucket in try await selfdb.storage.buckets.delete(bucket.id) }
+        )
     }
 
     /// Buckets named `<prefix>-a`, `<prefix>-b`... (names are global on the server).
@@ -59,9 +60,12 @@ struct ModelCacheTests {
             #expect(try cache.item(BucketResponse.self, id: buckets[1].id.uuidString)?.row == buckets[1])
 
             // One item through its endpoint; gone on the server → gone from the cache.
-            let one = cache.fetcher(BucketResponse.self, .one(id: buckets[0].cacheKey) { _ in
-                do { return try await selfdb.storage.buckets.get(buckets[0].id) } catch SelfDBError.notFound { return nil }
-            })
+            let one = cache.fetcher(
+                BucketResponse.self,
+                .one(id: buckets[0].cacheKey) { _ in
+                    do { return try await selfdb.storage.buckets.get(buckets[0].id) } catch SelfDBError.notFound { return nil }
+                }
+            )
             try await one.setup()
             #expect(one.item?.row == buckets[0])
             try await selfdb.storage.buckets.delete(buckets[0].id)

@@ -25,7 +25,10 @@ struct RollbackTests {
                 try await cache.update(hijacked)
                 Issue.record("the update of someone else's row succeeded")
             } catch let error as CacheError {
-                guard case .rejected(.notFound) = error else { Issue.record("expected a 404 rejection, got \(error)"); return }
+                guard case .rejected(.notFound) = error else {
+                    Issue.record("expected a 404 rejection, got \(error)")
+                    return
+                }
                 #expect(!error.userFriendlyMessage.isEmpty)
             }
             try await eventually("the rollback in the view") { fetcher.items == before }

@@ -29,7 +29,10 @@ struct ViewTests {
             }
             var sawEdit = false
             while let value = await values.next() {
-                if value.items.first?.row.title == "hidden" { sawEdit = true; break }
+                if value.items.first?.row.title == "hidden" {
+                    sawEdit = true
+                    break
+                }
             }
             #expect(sawEdit)
 
@@ -74,13 +77,18 @@ struct ViewTests {
         try await CacheFixture.run { fixture in
             let (selfdb, user) = try await fixture.newUser()
             let cache = try SelfDBCache(selfdb: selfdb, path: fixture.cachePath())
-            for strategy: FetchStrategy<Chore> in [.all(view: ""), .all(view: "#reserved"), .all(view: "ok", pageSize: 0), .all(view: "ok", query: Chore.query().search(String(repeating: "x", count: 101))), .one(id: "")] {
+            for strategy: FetchStrategy<Chore> in [
+                .all(view: ""), .all(view: "#reserved"), .all(view: "ok", pageSize: 0), .all(view: "ok", query: Chore.query().search(String(repeating: "x", count: 101))), .one(id: ""),
+            ] {
                 let fetcher = cache.fetcher(Chore.self, strategy)
                 do {
                     try await fetcher.setup()
                     Issue.record("\(strategy) was accepted")
                 } catch let error as CacheError {
-                    guard case .invalidArgument = error else { Issue.record("expected invalidArgument, got \(error)"); continue }
+                    guard case .invalidArgument = error else {
+                        Issue.record("expected invalidArgument, got \(error)")
+                        continue
+                    }
                 }
             }
             await #expect(throws: CacheError.self) {

@@ -65,9 +65,12 @@ struct AuthClientTests {
             let again = try await fixture.client().auth.users.create(payload: UserCreate(email: created.email, password: "Password123", firstName: "X", lastName: "Y"))
             #expect(again.id == created.id, "a duplicate sign-up returns the existing user")
 
-            await expectError("422 for a short password", { error in
-                if case .validationFailed(let issues) = error { issues.contains { $0.location.contains("password") } } else { false }
-            }) {
+            await expectError(
+                "422 for a short password",
+                { error in
+                    if case .validationFailed(let issues) = error { issues.contains { $0.location.contains("password") } } else { false }
+                }
+            ) {
                 _ = try await fixture.client().auth.users.create(payload: UserCreate(email: "short@example.com", password: "short", firstName: "A", lastName: "B"))
             }
 

@@ -15,10 +15,12 @@ struct LoggingTests {
             let lines = LogLines()
             let logger = Logger.capturing(lines)
             let selfdb = SelfDB(
-                baseURL: fixture.emulator.baseURL, apiKey: ClientFixture.apiKey,
+                baseURL: fixture.emulator.baseURL,
+                apiKey: ClientFixture.apiKey,
                 retryPolicy: RetryPolicy(maxAttempts: 2, baseDelay: 0.01),
                 realtime: RealtimeConfiguration(heartbeatInterval: .milliseconds(100)),
-                logger: logger)
+                logger: logger
+            )
 
             let password = "Sup3rSecretPa55"
             let email = "logged-\(UUID().uuidString.prefix(8).lowercased())@example.com"
@@ -45,7 +47,10 @@ struct LoggingTests {
             try await selfdb.realtime.disconnect()
 
             let trace = lines.all
-            for expected in ["POST /users/ → 201", "POST /users/token → 200", "POST /users/ failed: 422 validationFailed", "POST /users/token/refresh → 200", "retrying GET /users/me", "refreshing the access token", "realtime connected", "realtime joined table:memos", "realtime heartbeat", "realtime disconnected: requested"] {
+            for expected in [
+                "POST /users/ → 201", "POST /users/token → 200", "POST /users/ failed: 422 validationFailed", "POST /users/token/refresh → 200", "retrying GET /users/me",
+                "refreshing the access token", "realtime connected", "realtime joined table:memos", "realtime heartbeat", "realtime disconnected: requested",
+            ] {
                 #expect(trace.contains { $0.contains(expected) }, "no line contains '\(expected)':\n\(trace.joined(separator: "\n"))")
             }
             let secrets = [ClientFixture.apiKey, password, refused, tokens.accessToken, tokens.refreshToken, refreshed.accessToken, refreshed.refreshToken].compactMap { $0 }

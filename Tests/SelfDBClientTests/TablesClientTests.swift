@@ -94,7 +94,9 @@ struct TablesClientTests {
             let deleted = try await owner.tables.data.deleteRow(table.id, rowId: ids[1])
             #expect(deleted.status == "row_deleted")
 
-            let noOwner = try await owner.tables.create(payload: TableCreate(name: "plain_\(UUID().uuidString.prefix(6).lowercased())", tableSchema: ["id": ColumnSchema(type: "uuid"), "title": ColumnSchema(type: "text")], public: true))
+            let noOwner = try await owner.tables.create(
+                payload: TableCreate(name: "plain_\(UUID().uuidString.prefix(6).lowercased())", tableSchema: ["id": ColumnSchema(type: "uuid"), "title": ColumnSchema(type: "text")], public: true)
+            )
             let row = try await owner.tables.data.insert(noOwner.id, data: ["title": "x"])
             await expectError("400 for a table without user_id", { if case .badRequest = $0 { true } else { false } }) {
                 _ = try await owner.tables.data.deleteRow(noOwner.id, rowId: try #require(row.data["id"]?.stringValue))
@@ -132,9 +134,12 @@ struct TablesClientTests {
             let schema: TableSchema = ["id": ColumnSchema(type: "uuid", nullable: false), "title": ColumnSchema(type: "text", nullable: false), "rank": ColumnSchema(type: "text")]
             let table = try await selfdb.tables.create(payload: TableCreate(name: Memo.tableName, tableSchema: schema))
             try await selfdb.tables.data.insert(table.id, data: ["id": .string(UUID().uuidString), "title": .string("misfit"), "rank": .string("high")])
-            await expectError("a row of the wrong shape", {
-                if case .invalidResponse(let text) = $0 { text.contains("Memo") && text.contains("rank") } else { false }
-            }) {
+            await expectError(
+                "a row of the wrong shape",
+                {
+                    if case .invalidResponse(let text) = $0 { text.contains("Memo") && text.contains("rank") } else { false }
+                }
+            ) {
                 _ = try await selfdb.tables.data.query(Memo.self).execute()
             }
         }

@@ -43,12 +43,15 @@ struct WireFormDecodingTests {
 
     /// Forms the SDK does not rely on may change without failing the call: a timestamp where
     /// seconds were (what the emulator used to send), keys left out, other JSON types.
-    @Test("other forms of the fields the SDK does not rely on", arguments: [
-        #""upload_time":"2025-01-02T03:04:05.123456Z","url":"/x","original_path":null,"message":"ok""#,
-        #""success_extra":1"#,
-        #""upload_time":null,"url":null,"original_path":null,"message":null"#,
-        #""upload_time":{"seconds":1},"url":42,"original_path":["a"],"message":false"#,
-    ])
+    @Test(
+        "other forms of the fields the SDK does not rely on",
+        arguments: [
+            #""upload_time":"2025-01-02T03:04:05.123456Z","url":"/x","original_path":null,"message":"ok""#,
+            #""success_extra":1"#,
+            #""upload_time":null,"url":null,"original_path":null,"message":null"#,
+            #""upload_time":{"seconds":1},"url":42,"original_path":["a"],"message":false"#,
+        ]
+    )
     func uploadResponseTolerates(_ fields: String) throws {
         let json = #"{"success":true,"bucket":"docs","path":"p","size":1,"file_id":"\#(Self.fileID)",\#(fields)}"#
         let upload = try Self.decode(FileUploadResponse.self, json)
@@ -77,10 +80,13 @@ struct WireFormDecodingTests {
         #expect(file.name == "a.txt")
     }
 
-    @Test("FileResponse fields the SDK does not rely on may vary", arguments: [
-        #""checksum_sha256":"ab12","version":"1","is_latest":1,"deleted_at":12345,"updated_at":"yesterday""#,
-        #""checksum_sha256":null"#,
-    ])
+    @Test(
+        "FileResponse fields the SDK does not rely on may vary",
+        arguments: [
+            #""checksum_sha256":"ab12","version":"1","is_latest":1,"deleted_at":12345,"updated_at":"yesterday""#,
+            #""checksum_sha256":null"#,
+        ]
+    )
     func fileResponseTolerates(_ fields: String) throws {
         let json = """
             {"id":"\(Self.fileID)","bucket_id":"0a8f1e44-52c4-4c5e-8d1f-7e2b6c3d4a59","name":"a.txt","path":"a.txt",

@@ -17,15 +17,17 @@ import Testing
     }
 
     @Test func wireNamingAndOverridesBecomeCodingKeys() throws {
-        let text = try generate("""
-        models:
-          User:
-            wire: camelCase
-            fields:
-              first_name: String
-              created_at: { type: Date, wire: created_at }
-              nick: { type: String, swift: nickname }
-        """)
+        let text = try generate(
+            """
+            models:
+              User:
+                wire: camelCase
+                fields:
+                  first_name: String
+                  created_at: { type: Date, wire: created_at }
+                  nick: { type: String, swift: nickname }
+            """
+        )
         #expect(text.contains("public var firstName: String") || text.contains("var firstName: String"))
         #expect(text.contains("case firstName\n"))
         #expect(text.contains("case createdAt = \"created_at\""))
@@ -47,25 +49,29 @@ import Testing
     }
 
     @Test func pathParametersAreEncodedAndRestKeepsSlashes() throws {
-        let text = try generate("""
-        endpoints:
-          files.download:
-            get: /files/{bucket}/{path...}
-            params: { bucket: String, path: String }
-            returns: Bytes
-        """)
+        let text = try generate(
+            """
+            endpoints:
+              files.download:
+                get: /files/{bucket}/{path...}
+                params: { bucket: String, path: String }
+                returns: Bytes
+            """
+        )
         #expect(text.contains("path: \"/files/\\(path: bucket)/\\(pathRest: path)\""))
         #expect(text.contains("sendForBytes("))
         #expect(text.contains("struct TestAPI: Sendable"))
     }
 
     @Test func tableModelsGetColumnsAndKeyPaths() throws {
-        let text = try generate("""
-        tables:
-          Task:
-            primaryKey: id
-            columns: { id: uuid, created_at: timestamp, done: { type: boolean, default: false } }
-        """)
+        let text = try generate(
+            """
+            tables:
+              Task:
+                primaryKey: id
+                columns: { id: uuid, created_at: timestamp, done: { type: boolean, default: false } }
+            """
+        )
         #expect(text.contains("struct Task: TableModel"))
         #expect(text.contains("case createdAt = \"created_at\""))
         #expect(text.contains("static let tableName = \"task\""))
@@ -75,15 +81,17 @@ import Testing
     }
 
     @Test func bytesThroughAnAliasStayRawBytes() throws {
-        let text = try generate("""
-        models:
-          Blob: { alias: Bytes }
-        endpoints:
-          files.put:
-            put: /f
-            params: { body: { in: body, type: Blob, contentType: image/png } }
-            returns: Blob
-        """)
+        let text = try generate(
+            """
+            models:
+              Blob: { alias: Bytes }
+            endpoints:
+              files.put:
+                put: /f
+                params: { body: { in: body, type: Blob, contentType: image/png } }
+                returns: Blob
+            """
+        )
         #expect(text.contains("body: .bytes(body, contentType: \"image/png\")"))
         #expect(text.contains("sendForBytes("))
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SelfDBEmulator
 
 @Suite("API key and authentication")
@@ -20,7 +21,10 @@ struct AuthTests {
     @Test func loginReturnsTokenPairWithSelfDBClaims() async throws {
         try await withEmulator { _, client in
             let response = try await client.send(
-                "POST", "/users/token", json: ["email": .string(Fixture.adminEmail), "password": .string(Fixture.adminPassword)])
+                "POST",
+                "/users/token",
+                json: ["email": .string(Fixture.adminEmail), "password": .string(Fixture.adminPassword)]
+            )
             #expect(response.status == 200)
             let json = try #require(response.json)
             #expect(json["token_type"] == "bearer")
@@ -131,7 +135,10 @@ struct AuthTests {
             _ = try await client.newTable("open_things", schema: ["a": ["type": "text"]], public: true, token: admin)
             emulator.accessTokenLifetime = 2
             let login = try await client.send(
-                "POST", "/users/token", json: ["email": .string(Fixture.adminEmail), "password": .string(Fixture.adminPassword)])
+                "POST",
+                "/users/token",
+                json: ["email": .string(Fixture.adminEmail), "password": .string(Fixture.adminPassword)]
+            )
             #expect(login.json?["expires_in"] == 2)
             let token = try #require(login.json?["access_token"]?.stringValue)
             emulator.accessTokenLifetime = 1800

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SelfDBEmulator
 
 /// The contract's "Validation and edge answers", checked against a running SelfDB v0.0.5,
@@ -83,8 +84,11 @@ struct ContractEdgeTests {
         },
         Row("table create: JSON-Schema table_schema → 422 (SelfDB: 500)", 422, shape: issue422) { c in
             try await c.client.send(
-                "POST", "/tables/",
-                json: ["name": "jsonschema", "table_schema": ["type": "object", "properties": ["a": ["type": "string"]]]], token: c.admin)
+                "POST",
+                "/tables/",
+                json: ["name": "jsonschema", "table_schema": ["type": "object", "properties": ["a": ["type": "string"]]]],
+                token: c.admin
+            )
         },
         Row("table PATCH: unknown column type in table_schema → 422", 422, shape: issue422) { c in
             try await c.client.send("PATCH", "/tables/\(c.tableID)", json: ["table_schema": ["a": ["type": "mystery"]]], token: c.admin)
@@ -122,18 +126,30 @@ struct ContractEdgeTests {
         },
         Row("upload: a path with '..' → 400 (SelfDB: 500)", 400) { c in
             try await c.client.send(
-                "POST", "/storage/files/upload", query: [("bucket_id", c.bucketID), ("filename", "x.txt"), ("path", "a/../../etc/x.txt")],
-                raw: Array("x".utf8), token: c.admin)
+                "POST",
+                "/storage/files/upload",
+                query: [("bucket_id", c.bucketID), ("filename", "x.txt"), ("path", "a/../../etc/x.txt")],
+                raw: Array("x".utf8),
+                token: c.admin
+            )
         },
         Row("upload: filename= and path= empty → 201 as 'unnamed'", 201, shape: { $0.json?["path"] == "unnamed" ? nil : $0.text }) { c in
             try await c.client.send(
-                "POST", "/storage/files/upload", query: [("bucket_id", c.bucketID), ("filename", ""), ("path", "")],
-                raw: Array("x".utf8), token: c.admin)
+                "POST",
+                "/storage/files/upload",
+                query: [("bucket_id", c.bucketID), ("filename", ""), ("path", "")],
+                raw: Array("x".utf8),
+                token: c.admin
+            )
         },
         // System
-        Row("system status: API key only → 200 with initialized and version", 200, shape: { response in
-            response.json?["version"] == "1.0.0" && response.json?["initialized"] == true ? nil : response.text
-        }) { c in
+        Row(
+            "system status: API key only → 200 with initialized and version",
+            200,
+            shape: { response in
+                response.json?["version"] == "1.0.0" && response.json?["initialized"] == true ? nil : response.text
+            }
+        ) { c in
             try await c.client.send("GET", "/system/status")
         },
     ]
@@ -149,9 +165,13 @@ struct ContractEdgeTests {
             let admin = try await client.login(Fixture.adminEmail, Fixture.adminPassword)
             let user = try await client.newUser("edge@example.com")
             let context = Context(
-                client: client, admin: admin.access, user: user, refreshToken: admin.refresh,
+                client: client,
+                admin: admin.access,
+                user: user,
+                refreshToken: admin.refresh,
                 tableID: try await client.newTable("edges", schema: ["a": ["type": "text"]], token: admin.access),
-                bucketID: try await client.newBucket("edges", token: admin.access))
+                bucketID: try await client.newBucket("edges", token: admin.access)
+            )
             for row in Self.rows {
                 let response = try await row.request(context)
                 #expect(response.status == row.status, "\(row.rule): got \(response.status) \(response.text)")

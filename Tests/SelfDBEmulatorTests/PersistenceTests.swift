@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SelfDBEmulator
 
 @Suite("Restart persistence")
@@ -8,8 +9,11 @@ struct PersistenceTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("selfdb-persist-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let configuration = SelfDBEmulator.Configuration(
-            dataDirectory: directory, apiKey: Fixture.apiKey,
-            admin: .init(email: Fixture.adminEmail, password: Fixture.adminPassword), passwordHashIterations: 1_000)
+            dataDirectory: directory,
+            apiKey: Fixture.apiKey,
+            admin: .init(email: Fixture.adminEmail, password: Fixture.adminPassword),
+            passwordHashIterations: 1_000
+        )
 
         let first = try await SelfDBEmulator.start(configuration)
         let port = first.port

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SelfDBEmulator
 
 @Suite("Realtime")
@@ -12,13 +13,17 @@ struct RealtimeTests {
         try await withEmulator { emulator, _ in
             let socket = try await RealtimeSocket(url: Self.socketURL(emulator, query: "&vsn=2.0.0"))
             socket.send(["topic": "table:orders", "event": "phx_join", "payload": [:], "ref": "1"])
-            #expect(await socket.nextJSON() == [
-                "topic": "table:orders", "event": "phx_reply", "payload": ["status": "ok", "response": [:]], "ref": "1",
-            ])
+            #expect(
+                await socket.nextJSON() == [
+                    "topic": "table:orders", "event": "phx_reply", "payload": ["status": "ok", "response": [:]], "ref": "1",
+                ]
+            )
             socket.send(["topic": "phoenix", "event": "heartbeat", "payload": [:], "ref": "2"])
-            #expect(await socket.nextJSON() == [
-                "topic": "phoenix", "event": "phx_reply", "payload": ["status": "ok", "response": [:]], "ref": "2",
-            ])
+            #expect(
+                await socket.nextJSON() == [
+                    "topic": "phoenix", "event": "phx_reply", "payload": ["status": "ok", "response": [:]], "ref": "2",
+                ]
+            )
             socket.send(["topic": "table:orders", "event": "phx_leave", "payload": [:], "ref": "3"])
             let leave = await socket.nextJSON()
             #expect(leave?["ref"] == "3")
@@ -38,10 +43,12 @@ struct RealtimeTests {
 
             _ = try await client.send("POST", "/tables/\(table)/data", json: ["item": "tea"], token: token)
             let event = await socket.nextJSON(timeout: .seconds(5))
-            #expect(event == [
-                "topic": "table:orders", "event": "insert",
-                "payload": ["event": "INSERT", "table": "orders", "new": ["item": "tea"], "old": nil], "ref": nil,
-            ])
+            #expect(
+                event == [
+                    "topic": "table:orders", "event": "insert",
+                    "payload": ["event": "INSERT", "table": "orders", "new": ["item": "tea"], "old": nil], "ref": nil,
+                ]
+            )
             await socket.close()
         }
     }

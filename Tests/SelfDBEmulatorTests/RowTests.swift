@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SelfDBEmulator
 
 @Suite("Table data")
@@ -21,9 +22,11 @@ struct RowTests {
             let token = try await client.adminToken()
             let id = try await client.newTable("notes", schema: Self.notes, public: true, token: token)
             let inserted = try await client.send(
-                "POST", "/tables/\(id)/data",
+                "POST",
+                "/tables/\(id)/data",
                 json: ["title": "Hi", "rank": 3, "done": true, "price": 9.5, "due": "2024-05-01T10:00:00Z", "extra": ["tags": ["a"]]],
-                token: token)
+                token: token
+            )
             #expect(inserted.status == 200)
             #expect(inserted.json?["status"] == "row_inserted")
             let row = try #require(inserted.json?["data"])
@@ -110,8 +113,11 @@ struct RowTests {
             let alice = try await client.newUser("alice-rows@example.com")
             let bob = try await client.newUser("bob-rows@example.com")
             let shared = try await client.newTable(
-                "shared_rows", schema: ["id": ["type": "uuid"], "text": ["type": "text"], "user_id": ["type": "uuid"]], public: true,
-                token: admin)
+                "shared_rows",
+                schema: ["id": ["type": "uuid"], "text": ["type": "text"], "user_id": ["type": "uuid"]],
+                public: true,
+                token: admin
+            )
             let aliceRow = try await client.send("POST", "/tables/\(shared)/data", json: ["text": "a", "user_id": .string(alice.id)], token: alice.token)
             let rowID = try #require(aliceRow.json?["data"]?["id"]?.stringValue)
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SelfDBEmulator
 
 /// The SDK integration scenarios, end to end over HTTP and WebSocket.
@@ -10,11 +11,20 @@ struct ScenarioTests {
             // Admin: a public table with realtime and a public bucket.
             let admin = try await client.adminToken()
             let table = try await client.newTable(
-                "announcements", schema: ["id": ["type": "uuid", "nullable": false], "text": ["type": "text"], "user_id": ["type": "uuid"]],
-                public: true, token: admin)
+                "announcements",
+                schema: ["id": ["type": "uuid", "nullable": false], "text": ["type": "text"], "user_id": ["type": "uuid"]],
+                public: true,
+                token: admin
+            )
             _ = try await client.send("PATCH", "/tables/\(table)", json: ["realtime_enabled": true], token: admin)
             let bucket = try await client.newBucket("public-assets", public: true, token: admin)
-            _ = try await client.send("POST", "/storage/files/upload", query: [("bucket_id", bucket), ("filename", "logo.svg"), ("content_type", "image/svg+xml")], raw: Array("<svg/>".utf8), token: admin)
+            _ = try await client.send(
+                "POST",
+                "/storage/files/upload",
+                query: [("bucket_id", bucket), ("filename", "logo.svg"), ("content_type", "image/svg+xml")],
+                raw: Array("<svg/>".utf8),
+                token: admin
+            )
             _ = try await client.send("POST", "/tables/\(table)/data", json: ["text": "welcome"], token: admin)
 
             // Regular user: reads the public resources.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SelfDBEmulator
 
 @Suite("Storage")
@@ -8,7 +9,11 @@ struct StorageTests {
         try await withEmulator { _, client in
             let token = try await client.adminToken()
             let created = try await client.send(
-                "POST", "/storage/buckets/", json: ["name": "photos", "public": true, "description": "pics", "metadata": ["k": "v"]], token: token)
+                "POST",
+                "/storage/buckets/",
+                json: ["name": "photos", "public": true, "description": "pics", "metadata": ["k": "v"]],
+                token: token
+            )
             #expect(created.status == 201)
             let bucket = try #require(created.json?.objectValue)
             #expect(bucket.keys == ["id", "name", "public", "description", "file_count", "total_size", "owner_id", "metadata", "created_at", "updated_at"])
@@ -32,8 +37,10 @@ struct StorageTests {
             #expect(try await client.send("GET", "/storage/buckets/count").json == 1)
             #expect(try await client.send("GET", "/storage/buckets/count", token: admin).json == 2)
             #expect(try await client.send("GET", "/storage/buckets/count", query: [("search", "closed")], token: admin).json == 1)
-            #expect(try await client.send("GET", "/storage/buckets/", query: [("sort_by", "name"), ("sort_order", "asc")], token: admin)
-                .json?.arrayValue?.compactMap { $0["name"]?.stringValue } == ["closed-bucket", "open-bucket"])
+            #expect(
+                try await client.send("GET", "/storage/buckets/", query: [("sort_by", "name"), ("sort_order", "asc")], token: admin)
+                    .json?.arrayValue?.compactMap { $0["name"]?.stringValue } == ["closed-bucket", "open-bucket"]
+            )
             #expect(try await client.send("GET", "/storage/buckets/", query: [("sort_by", "size")]).issueTypes == ["literal_error"])
             #expect(try await client.send("GET", "/storage/buckets/", query: [("x", "1")]).status == 400)
 
@@ -62,9 +69,13 @@ struct StorageTests {
             let bucket = try await client.newBucket("docs", public: true, token: token)
             let content = Array("hello, storage".utf8)
             let upload = try await client.send(
-                "POST", "/storage/files/upload",
+                "POST",
+                "/storage/files/upload",
                 query: [("bucket_id", bucket), ("filename", "note.txt"), ("path", "/folder/note.txt"), ("content_type", "text/plain")],
-                raw: content, token: token, headers: ["Content-Type": "application/json"])
+                raw: content,
+                token: token,
+                headers: ["Content-Type": "application/json"]
+            )
             #expect(upload.status == 201)
             let uploaded = try #require(upload.json)
             #expect(uploaded["success"] == true)
@@ -76,13 +87,21 @@ struct StorageTests {
             let fileID = try #require(uploaded["file_id"]?.stringValue)
 
             let duplicate = try await client.send(
-                "POST", "/storage/files/upload", query: [("bucket_id", bucket), ("filename", "note.txt"), ("path", "folder/note.txt")],
-                raw: Array("second".utf8), token: token)
+                "POST",
+                "/storage/files/upload",
+                query: [("bucket_id", bucket), ("filename", "note.txt"), ("path", "folder/note.txt")],
+                raw: Array("second".utf8),
+                token: token
+            )
             #expect(duplicate.json?["path"] == "folder/note (1).txt")
             #expect(duplicate.json?["original_path"] == "folder/note.txt")
             let third = try await client.send(
-                "POST", "/storage/files/upload", query: [("bucket_id", bucket), ("filename", "note.txt"), ("path", "folder/note.txt")],
-                raw: Array("third".utf8), token: token)
+                "POST",
+                "/storage/files/upload",
+                query: [("bucket_id", bucket), ("filename", "note.txt"), ("path", "folder/note.txt")],
+                raw: Array("third".utf8),
+                token: token
+            )
             #expect(third.json?["path"] == "folder/note (2).txt")
 
             let download = try await client.send("GET", "/storage/files/download/docs/folder/note.txt")
@@ -102,10 +121,12 @@ struct StorageTests {
 
             let info = try await client.send("GET", "/storage/files/\(fileID)")
             let file = try #require(info.json?.objectValue)
-            #expect(file.keys == [
-                "id", "bucket_id", "name", "path", "size", "mime_type", "owner_id", "metadata", "checksum_sha256", "version",
-                "is_latest", "deleted_at", "created_at", "updated_at",
-            ])
+            #expect(
+                file.keys == [
+                    "id", "bucket_id", "name", "path", "size", "mime_type", "owner_id", "metadata", "checksum_sha256", "version",
+                    "is_latest", "deleted_at", "created_at", "updated_at",
+                ]
+            )
             #expect(file["name"] == "note.txt")
             #expect(file["checksum_sha256"] == .null)  // SelfDB v0.0.5 never computes it
         }
@@ -144,8 +165,12 @@ struct StorageTests {
             var ids: [String] = []
             for (name, size) in [("a.txt", 3), ("b.txt", 5), ("c.log", 7)] {
                 let response = try await client.send(
-                    "POST", "/storage/files/upload", query: [("bucket_id", bucket), ("filename", name)], raw: Array(repeating: 65, count: size),
-                    token: token)
+                    "POST",
+                    "/storage/files/upload",
+                    query: [("bucket_id", bucket), ("filename", name)],
+                    raw: Array(repeating: 65, count: size),
+                    token: token
+                )
                 ids.append(try #require(response.json?["file_id"]?.stringValue))
             }
             let list = try await client.send("GET", "/storage/files/", query: [("bucket_id", bucket), ("sort_by", "size"), ("sort_order", "asc"), ("page_size", "2")])

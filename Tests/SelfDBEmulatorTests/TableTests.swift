@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SelfDBEmulator
 
 @Suite("Tables and columns")
@@ -14,15 +15,19 @@ struct TableTests {
         try await withEmulator { _, client in
             let token = try await client.adminToken()
             let created = try await client.send(
-                "POST", "/tables/",
+                "POST",
+                "/tables/",
                 json: ["name": "tasks", "table_schema": Self.schema, "public": true, "description": "todo", "metadata": ["v": 1]],
-                token: token)
+                token: token
+            )
             #expect(created.status == 201)
             let table = try #require(created.json?.objectValue)
-            #expect(table.keys == [
-                "id", "name", "table_schema", "public", "description", "metadata", "owner_id", "row_count",
-                "realtime_enabled", "created_at", "updated_at",
-            ])
+            #expect(
+                table.keys == [
+                    "id", "name", "table_schema", "public", "description", "metadata", "owner_id", "row_count",
+                    "realtime_enabled", "created_at", "updated_at",
+                ]
+            )
             #expect(table["table_schema"] == Self.schema)
             #expect(table["row_count"] == 0)
             #expect(table["realtime_enabled"] == false)
@@ -93,8 +98,11 @@ struct TableTests {
             #expect(try await client.send("PATCH", "/tables/\(id)", json: ["public": true], token: other.token).status == 403)
             #expect(try await client.send("PATCH", "/tables/\(id)", json: ["public": true]).status == 401)
             let renamed = try await client.send(
-                "PATCH", "/tables/\(id)", json: ["name": "posts", "public": true, "realtime_enabled": true, "description": "d"],
-                token: owner.token)
+                "PATCH",
+                "/tables/\(id)",
+                json: ["name": "posts", "public": true, "realtime_enabled": true, "description": "d"],
+                token: owner.token
+            )
             #expect(renamed.status == 200)
             #expect(renamed.json?["name"] == "posts")
             #expect(renamed.json?["public"] == true)
@@ -133,7 +141,11 @@ struct TableTests {
             _ = try await client.send("POST", "/tables/\(id)/data", json: ["name": "Ada"], token: token)
 
             let added = try await client.send(
-                "POST", "/tables/\(id)/columns", json: ["name": "city", "type": "varchar", "default": "'Paris'"], token: token)
+                "POST",
+                "/tables/\(id)/columns",
+                json: ["name": "city", "type": "varchar", "default": "'Paris'"],
+                token: token
+            )
             #expect(added.status == 200)
             #expect(added.json == ["status": "column_added", "column": "city"])
             let rows = try await client.send("GET", "/tables/\(id)/data")
@@ -202,7 +214,11 @@ struct TableTests {
             let id = try await client.newTable("reshaped", schema: ["a": ["type": "text"], "b": ["type": "text"]], public: true, token: token)
             _ = try await client.send("POST", "/tables/\(id)/data", json: ["a": "1", "b": "2"], token: token)
             let patched = try await client.send(
-                "PATCH", "/tables/\(id)", json: ["table_schema": ["a": ["type": "integer"], "c": ["type": "boolean"]]], token: token)
+                "PATCH",
+                "/tables/\(id)",
+                json: ["table_schema": ["a": ["type": "integer"], "c": ["type": "boolean"]]],
+                token: token
+            )
             #expect(patched.status == 200)
             let row = try await client.send("GET", "/tables/\(id)/data").json?["data"]?.arrayValue?.first
             #expect(row == ["a": 1, "c": nil])

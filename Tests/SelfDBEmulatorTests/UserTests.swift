@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+
 @testable import SelfDBEmulator
 
 @Suite("Users")
@@ -8,7 +9,10 @@ struct UserTests {
     @Test func registrationReturnsCamelCaseUserRead() async throws {
         try await withEmulator { _, client in
             let response = try await client.send(
-                "POST", "/users/", json: ["email": "ann@example.com", "password": "Secret@123", "firstName": "Ann", "lastName": "Lee"])
+                "POST",
+                "/users/",
+                json: ["email": "ann@example.com", "password": "Secret@123", "firstName": "Ann", "lastName": "Lee"]
+            )
             #expect(response.status == 201)
             let user = try #require(response.json?.objectValue)
             #expect(user.keys == ["id", "email", "firstName", "lastName", "role", "isActive", "created_at"])
@@ -22,11 +26,17 @@ struct UserTests {
     @Test func registrationAcceptsSnakeCaseAndDuplicateReturnsExisting() async throws {
         try await withEmulator { _, client in
             let first = try await client.send(
-                "POST", "/users/", json: ["email": "sam@example.com", "password": "Secret123", "first_name": "Sam", "last_name": "Ng"])
+                "POST",
+                "/users/",
+                json: ["email": "sam@example.com", "password": "Secret123", "first_name": "Sam", "last_name": "Ng"]
+            )
             #expect(first.status == 201)
             #expect(first.json?["firstName"] == "Sam")
             let again = try await client.send(
-                "POST", "/users/", json: ["email": "sam@example.com", "password": "Different1", "firstName": "X", "lastName": "Y"])
+                "POST",
+                "/users/",
+                json: ["email": "sam@example.com", "password": "Different1", "firstName": "X", "lastName": "Y"]
+            )
             #expect(again.status == 201)
             #expect(again.json?["id"] == first.json?["id"])
             #expect(again.json?["firstName"] == "Sam")
@@ -36,19 +46,30 @@ struct UserTests {
     @Test func registrationValidatesEmailPasswordAndFields() async throws {
         try await withEmulator { _, client in
             let badPassword = try await client.send(
-                "POST", "/users/", json: ["email": "a@example.com", "password": "has space1", "firstName": "A", "lastName": "B"])
+                "POST",
+                "/users/",
+                json: ["email": "a@example.com", "password": "has space1", "firstName": "A", "lastName": "B"]
+            )
             #expect(badPassword.status == 422)
             #expect(badPassword.issueTypes == ["string_pattern_mismatch"])
             let long = String(repeating: "a", count: 73)
             let tooLong = try await client.send(
-                "POST", "/users/", json: ["email": "a@example.com", "password": .string(long), "firstName": "A", "lastName": "B"])
+                "POST",
+                "/users/",
+                json: ["email": "a@example.com", "password": .string(long), "firstName": "A", "lastName": "B"]
+            )
             #expect(tooLong.issueTypes == ["string_too_long"])
             let badEmail = try await client.send(
-                "POST", "/users/", json: ["email": "not-an-email", "password": "Password1", "firstName": "A", "lastName": "B"])
+                "POST",
+                "/users/",
+                json: ["email": "not-an-email", "password": "Password1", "firstName": "A", "lastName": "B"]
+            )
             #expect(badEmail.issueTypes == ["value_error"])
             let extra = try await client.send(
-                "POST", "/users/",
-                json: ["email": "a@example.com", "password": "Password1", "firstName": "A", "lastName": "B", "role": "ADMIN"])
+                "POST",
+                "/users/",
+                json: ["email": "a@example.com", "password": "Password1", "firstName": "A", "lastName": "B", "role": "ADMIN"]
+            )
             #expect(extra.status == 422)
             #expect(extra.issueTypes == ["extra_forbidden"])
         }
@@ -107,7 +128,11 @@ struct UserTests {
             #expect(try await client.send("DELETE", "/users/\(bob.id)", token: alice.token).status == 403)
 
             let updated = try await client.send(
-                "PATCH", "/users/\(bob.id)", json: ["firstName": "Robert", "role": "ADMIN", "password": "NewPass123"], token: admin)
+                "PATCH",
+                "/users/\(bob.id)",
+                json: ["firstName": "Robert", "role": "ADMIN", "password": "NewPass123"],
+                token: admin
+            )
             #expect(updated.status == 200)
             #expect(updated.json?["firstName"] == "Robert")
             #expect(updated.json?["role"] == "ADMIN")

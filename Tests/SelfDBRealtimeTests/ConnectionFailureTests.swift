@@ -54,7 +54,7 @@ struct ConnectionFailureTests {
             fixture.emulator.current.answersRealtimeHeartbeats = false
             _ = try await states.0.first { $0 == .disconnected(.heartbeatTimeout) }
             fixture.emulator.current.answersRealtimeHeartbeats = true
-            _ = try await states.0.first {  _ in
+            _ = try await states.0.first { _ in
                 let all = states.0.all
                 guard let drop = all.firstIndex(of: .disconnected(.heartbeatTimeout)) else { return false }
                 return all[drop...].contains(.connected)
@@ -86,11 +86,18 @@ struct ConnectionFailureTests {
             let realtime = fixture.selfdb.realtime
             let problems = Inbox<RealtimeError>.collecting(realtime.problems())
             defer { problems.1.cancel() }
-            let (typed, reader) = Inbox<TableChange<Note>>.collecting(try await { try await realtime.connect(); return try await realtime.changes(Note.self) }())
+            let (typed, reader) = Inbox<TableChange<Note>>.collecting(
+                try await {
+                    try await realtime.connect()
+                    return try await realtime.changes(Note.self)
+                }()
+            )
             defer { reader.cancel() }
             let emulator = fixture.emulator.current
-            for frame in ["not json", "[1, 2]", #"{"topic": 5}"#, #"{"topic":"table:realtime_notes","event":"insert","payload":"oops","ref":null}"#,
-                          #"{"topic":"table:realtime_notes","event":"explode","payload":{"event":"EXPLODE"},"ref":null}"#] {
+            for frame in [
+                "not json", "[1, 2]", #"{"topic": 5}"#, #"{"topic":"table:realtime_notes","event":"insert","payload":"oops","ref":null}"#,
+                #"{"topic":"table:realtime_notes","event":"explode","payload":{"event":"EXPLODE"},"ref":null}"#,
+            ] {
                 emulator.sendRawRealtimeFrame(frame)
             }
             // A well-formed change whose row does not fit the model.
@@ -129,7 +136,10 @@ struct ConnectionFailureTests {
                 try await orphan.realtime.connect()
                 Issue.record("connected to a stopped server")
             } catch let error as RealtimeError {
-                guard case .connectionFailed = error else { Issue.record("unexpected \(error)"); return }
+                guard case .connectionFailed = error else {
+                    Issue.record("unexpected \(error)")
+                    return
+                }
             }
             guard case .disconnected(.connectFailed) = await orphan.realtime.state else {
                 Issue.record("state is \(await orphan.realtime.state)")

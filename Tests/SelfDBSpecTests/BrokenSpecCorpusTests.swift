@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SelfDBSpec
 
 /// Every file in `Fixtures/Broken` is a small spec with one mistake and, at its top, the

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SelfDBSpec
 
 /// Inputs built to exhaust a YAML reader — alias bombs, deep nesting, huge scalars, very
@@ -108,7 +109,11 @@ enum HostileSpecs {
         return [
             Input(name: "huge-description", text: "models:\n  Big:\n    description: \"\(description)\"\n    fields: { id: UUID }\n", expected: ""),
             Input(name: "twenty-thousand-fields", text: "models:\n  Wide:\n    fields:\n" + fields + "\n", expected: ""),
-            Input(name: "anchor-reused-900-times", text: "models:\n" + (0..<900).map { "  M\($0):\n    fields: " + ($0 == 0 ? "&f { a: Int, b: String, c: Bool, d: Date }" : "*f") }.joined(separator: "\n") + "\n", expected: ""),
+            Input(
+                name: "anchor-reused-900-times",
+                text: "models:\n" + (0..<900).map { "  M\($0):\n    fields: " + ($0 == 0 ? "&f { a: Int, b: String, c: Bool, d: Date }" : "*f") }.joined(separator: "\n") + "\n",
+                expected: ""
+            ),
         ]
     }
 }

@@ -1,12 +1,13 @@
 import Foundation
 import Testing
+
 @testable import SelfDBSpec
 
 /// Paths of the specs the repository ships, found from this file.
 enum RepositoryFiles {
     static let root = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent() // SelfDBSpecTests
-        .deletingLastPathComponent() // Tests
+        .deletingLastPathComponent()  // SelfDBSpecTests
+        .deletingLastPathComponent()  // Tests
         .deletingLastPathComponent()
 
     static let selfdbSpec = root.appendingPathComponent("Spec/selfdb.yaml")
@@ -40,13 +41,13 @@ struct YAMLReaderTests {
     @Test("keys and values carry their line and column")
     func locations() throws {
         let text = """
-        spec: 1
-        models:
-          User:
-            fields:
-              id: UUID
-              name: { type: String }
-        """
+            spec: 1
+            models:
+              User:
+                fields:
+                  id: UUID
+                  name: { type: String }
+            """
         let result = YAMLReader.read(text, file: "f.yaml")
         #expect(result.diagnostics.isEmpty)
         let top = try entries(result.root)
@@ -72,15 +73,15 @@ struct YAMLReaderTests {
     @Test("quoted scalars are text; plain ones are kept verbatim for the loader to interpret")
     func quotedAndPlain() throws {
         let text = """
-        a: null
-        b: "null"
-        c: 'yes'
-        d: no
-        e: |
-          block
-        f:
-        g: ""
-        """
+            a: null
+            b: "null"
+            c: 'yes'
+            d: no
+            e: |
+              block
+            f:
+            g: ""
+            """
         let result = YAMLReader.read(text, file: "f.yaml")
         #expect(result.diagnostics.isEmpty)
         let values = try entries(result.root).map { try scalar($0.value) }
@@ -93,14 +94,14 @@ struct YAMLReaderTests {
     @Test("a scalar knows where its text starts when it stands verbatim in the line")
     func textColumns() throws {
         let text = #"""
-        plain: Int??
-        double: "[String"
-        single: '[Int: String]'
-        escaped: "a\tb"
-        doubled: 'it''s'
-        block: |
-          text
-        """#
+            plain: Int??
+            double: "[String"
+            single: '[Int: String]'
+            escaped: "a\tb"
+            doubled: 'it''s'
+            block: |
+              text
+            """#
         let result = YAMLReader.read(text, file: "f.yaml")
         let values = try entries(result.root).map { try scalar($0.value) }
         #expect(values.map(\.textColumn) == [8, 10, 10, nil, nil, nil])
@@ -112,19 +113,21 @@ struct YAMLReaderTests {
     @Test("a duplicate key is reported at its second occurrence")
     func duplicateKeys() {
         let text = """
-        models:
-          User:
-            alias: String
-          Team:
-            alias: String
-          User:
-            alias: Int
-        """
+            models:
+              User:
+                alias: String
+              Team:
+                alias: String
+              User:
+                alias: Int
+            """
         let result = YAMLReader.read(text, file: "f.yaml")
         #expect(result.root == nil)
-        #expect(result.diagnostics.map(\.description) == [
-            "f.yaml:6:3: error: duplicate key 'User' (first defined at line 2); each key may appear once in a mapping"
-        ])
+        #expect(
+            result.diagnostics.map(\.description) == [
+                "f.yaml:6:3: error: duplicate key 'User' (first defined at line 2); each key may appear once in a mapping"
+            ]
+        )
     }
 
     @Test("syntax errors, empty text and forbidden characters become located diagnostics")
@@ -164,10 +167,12 @@ struct PathTemplateTests {
     @Test("literals and parameters in order")
     func segments() {
         let template = PathTemplate.parse("/tables/{table_id}/data/{row_id}")
-        #expect(template.segments == [
-            .literal("/tables/"), .parameter(name: "table_id", rest: false),
-            .literal("/data/"), .parameter(name: "row_id", rest: false),
-        ])
+        #expect(
+            template.segments == [
+                .literal("/tables/"), .parameter(name: "table_id", rest: false),
+                .literal("/data/"), .parameter(name: "row_id", rest: false),
+            ]
+        )
         #expect(template.parameterNames == ["table_id", "row_id"])
         #expect(template.problems.isEmpty)
     }
@@ -208,23 +213,24 @@ struct PathTemplateTests {
 struct LoaderTests {
     private func fieldTypes(_ spec: Spec?, model: String) -> [String: TypeReference] {
         guard let declaration = spec?.models.first(where: { $0.name.value == model }),
-              case .structure(let structure) = declaration.kind else { return [:] }
+            case .structure(let structure) = declaration.kind
+        else { return [:] }
         return Dictionary(uniqueKeysWithValues: structure.fields.map { ($0.key.value, $0.type.value) })
     }
 
     @Test("type expressions parse into nested references")
     func typeExpressions() throws {
         let text = """
-        models:
-          Thing:
-            fields:
-              a: "[String: [Int]]?"
-              b: "[ String : Int ]"
-              c: "[[Thing]]"
-              d: Int?
-              e: " [Bool] "
-              f: "[String: [String: JSON?]]"
-        """
+            models:
+              Thing:
+                fields:
+                  a: "[String: [Int]]?"
+                  b: "[ String : Int ]"
+                  c: "[[Thing]]"
+                  d: Int?
+                  e: " [Bool] "
+                  f: "[String: [String: JSON?]]"
+            """
         let output = SpecCompiler.compile(text, file: "t.yaml")
         #expect(output.diagnostics.isEmpty, "\(output.diagnostics)")
         let types = fieldTypes(output.spec, model: "Thing")
@@ -238,22 +244,25 @@ struct LoaderTests {
         #expect(types["a"]?.innermostName == "Int")
     }
 
-    @Test("malformed type expressions point inside the scalar", arguments: [
-        ("Int??", "t.yaml:4:14: error: invalid type 'Int??': 'Int??' is doubly optional; use one '?'"),
-        ("\"[String\"", "t.yaml:4:18: error: invalid type '[String': expected ']' to close '[String'"),
-        ("\"[Int: String]\"", "t.yaml:4:12: error: invalid type '[Int: String]': map keys must be String (JSON object keys are strings), not 'Int'"),
-        ("Foo Bar", "t.yaml:4:14: error: invalid type 'Foo Bar': unexpected 'Bar' after the type 'Foo'"),
-        ("\"[]\"", "t.yaml:4:12: error: invalid type '[]': expected a type name, found ']'"),
-        ("\"[String: ]\"", "t.yaml:4:20: error: invalid type '[String: ]': expected a type name, found ']'"),
-        ("'?'", "t.yaml:4:11: error: invalid type '?': expected a type name, found '?'"),
-    ])
+    @Test(
+        "malformed type expressions point inside the scalar",
+        arguments: [
+            ("Int??", "t.yaml:4:14: error: invalid type 'Int??': 'Int??' is doubly optional; use one '?'"),
+            ("\"[String\"", "t.yaml:4:18: error: invalid type '[String': expected ']' to close '[String'"),
+            ("\"[Int: String]\"", "t.yaml:4:12: error: invalid type '[Int: String]': map keys must be String (JSON object keys are strings), not 'Int'"),
+            ("Foo Bar", "t.yaml:4:14: error: invalid type 'Foo Bar': unexpected 'Bar' after the type 'Foo'"),
+            ("\"[]\"", "t.yaml:4:12: error: invalid type '[]': expected a type name, found ']'"),
+            ("\"[String: ]\"", "t.yaml:4:20: error: invalid type '[String: ]': expected a type name, found ']'"),
+            ("'?'", "t.yaml:4:11: error: invalid type '?': expected a type name, found '?'"),
+        ]
+    )
     func badTypeExpressions(_ written: String, _ expected: String) {
         let text = """
-        models:
-          Thing:
-            fields:
-              a: \(written)
-        """
+            models:
+              Thing:
+                fields:
+                  a: \(written)
+            """
         let output = SpecCompiler.compile(text, file: "t.yaml")
         #expect(output.diagnostics.map(\.description) == [expected])
     }
@@ -346,21 +355,21 @@ struct LoaderTests {
     @Test("snake_case models send camelCase keys as snake_case")
     func wireNaming() throws {
         let text = """
-        models:
-          Row:
-            fields:
-              createdAt: Date
-              owner_id: UUID
-              raw: { type: String, wire: RAW, swift: rawValue }
-          Camel:
-            wire: camelCase
-            fields:
-              owner_id: UUID
-          Verbatim:
-            wire: verbatim
-            fields:
-              Owner-ID: UUID
-        """
+            models:
+              Row:
+                fields:
+                  createdAt: Date
+                  owner_id: UUID
+                  raw: { type: String, wire: RAW, swift: rawValue }
+              Camel:
+                wire: camelCase
+                fields:
+                  owner_id: UUID
+              Verbatim:
+                wire: verbatim
+                fields:
+                  Owner-ID: UUID
+            """
         let output = SpecCompiler.compile(text, file: "w.yaml")
         #expect(output.diagnostics.isEmpty, "\(output.diagnostics)")
         func fields(_ name: String) -> [FieldDeclaration] {
@@ -398,10 +407,10 @@ struct LoaderTests {
     @Test("a small endpoint spec gets a client named after its file")
     func defaultClientName() throws {
         let text = """
-        endpoints:
-          ping:
-            get: /ping
-        """
+            endpoints:
+              ping:
+                get: /ping
+            """
         let output = SpecCompiler.compile(text, file: "Specs/billing.yaml")
         #expect(output.diagnostics.isEmpty, "\(output.diagnostics)")
         #expect(output.spec?.client?.name.value == "BillingAPI")
@@ -412,20 +421,22 @@ struct LoaderTests {
     @Test("the loader keeps going after an error, so one pass reports every problem")
     func reportsEveryProblem() {
         let text = """
-        models:
-          A:
-            fields:
-              x: Nope
-          B:
-            fields:
-              y: Nada
-        """
+            models:
+              A:
+                fields:
+                  x: Nope
+              B:
+                fields:
+                  y: Nada
+            """
         let output = SpecCompiler.compile(text, file: "m.yaml")
         #expect(output.spec != nil)
         #expect(!output.isValid)
-        #expect(output.diagnostics.map(\.description) == [
-            "m.yaml:4:10: error: unknown type 'Nope'",
-            "m.yaml:7:10: error: unknown type 'Nada'",
-        ])
+        #expect(
+            output.diagnostics.map(\.description) == [
+                "m.yaml:4:10: error: unknown type 'Nope'",
+                "m.yaml:7:10: error: unknown type 'Nada'",
+            ]
+        )
     }
 }

@@ -1,83 +1,99 @@
 import Testing
+
 @testable import SelfDBSpec
 
 @Suite("Name conversion")
 struct NameConversionTests {
-    @Test("words split at separators and case humps", arguments: [
-        ("created_at", ["created", "at"]),
-        ("firstName", ["first", "Name"]),
-        ("isActive", ["is", "Active"]),
-        ("USER", ["USER"]),
-        ("HTTPServer", ["HTTP", "Server"]),
-        ("userID", ["user", "ID"]),
-        ("2fa", ["2fa"]),
-        ("version2Name", ["version2", "Name"]),
-        ("a-b c", ["a", "b", "c"]),
-        ("auth.users/list", ["auth", "users", "list"]),
-        ("__private__", ["private"]),
-        ("", []),
-    ])
+    @Test(
+        "words split at separators and case humps",
+        arguments: [
+            ("created_at", ["created", "at"]),
+            ("firstName", ["first", "Name"]),
+            ("isActive", ["is", "Active"]),
+            ("USER", ["USER"]),
+            ("HTTPServer", ["HTTP", "Server"]),
+            ("userID", ["user", "ID"]),
+            ("2fa", ["2fa"]),
+            ("version2Name", ["version2", "Name"]),
+            ("a-b c", ["a", "b", "c"]),
+            ("auth.users/list", ["auth", "users", "list"]),
+            ("__private__", ["private"]),
+            ("", []),
+        ]
+    )
     func words(_ name: String, _ expected: [String]) {
         #expect(NameConversion.words(name) == expected)
     }
 
-    @Test("lowerCamelCase", arguments: [
-        ("created_at", "createdAt"),
-        ("firstName", "firstName"),
-        ("USER", "user"),
-        ("HTTPServer", "httpServer"),
-        ("2fa", "2fa"),
-        ("a-b c", "aBC"),
-        ("user_role", "userRole"),
-        ("SortDirection", "sortDirection"),
-        ("ADMIN_USER", "adminUser"),
-        ("", ""),
-    ])
+    @Test(
+        "lowerCamelCase",
+        arguments: [
+            ("created_at", "createdAt"),
+            ("firstName", "firstName"),
+            ("USER", "user"),
+            ("HTTPServer", "httpServer"),
+            ("2fa", "2fa"),
+            ("a-b c", "aBC"),
+            ("user_role", "userRole"),
+            ("SortDirection", "sortDirection"),
+            ("ADMIN_USER", "adminUser"),
+            ("", ""),
+        ]
+    )
     func lowerCamelCase(_ name: String, _ expected: String) {
         #expect(NameConversion.lowerCamelCase(name) == expected)
     }
 
-    @Test("upperCamelCase", arguments: [
-        ("created_at", "CreatedAt"),
-        ("firstName", "FirstName"),
-        ("USER", "User"),
-        ("user_role", "UserRole"),
-        ("selfdb", "Selfdb"),
-        ("app-models", "AppModels"),
-        ("2fa", "2fa"),
-        ("a-b c", "ABC"),
-    ])
+    @Test(
+        "upperCamelCase",
+        arguments: [
+            ("created_at", "CreatedAt"),
+            ("firstName", "FirstName"),
+            ("USER", "User"),
+            ("user_role", "UserRole"),
+            ("selfdb", "Selfdb"),
+            ("app-models", "AppModels"),
+            ("2fa", "2fa"),
+            ("a-b c", "ABC"),
+        ]
+    )
     func upperCamelCase(_ name: String, _ expected: String) {
         #expect(NameConversion.upperCamelCase(name) == expected)
     }
 
-    @Test("snakeCase", arguments: [
-        ("createdAt", "created_at"),
-        ("created_at", "created_at"),
-        ("firstName", "first_name"),
-        ("USER", "user"),
-        ("HTTPServer", "http_server"),
-        ("2fa", "2fa"),
-        ("a-b c", "a_b_c"),
-        ("TodoItem", "todo_item"),
-    ])
+    @Test(
+        "snakeCase",
+        arguments: [
+            ("createdAt", "created_at"),
+            ("created_at", "created_at"),
+            ("firstName", "first_name"),
+            ("USER", "user"),
+            ("HTTPServer", "http_server"),
+            ("2fa", "2fa"),
+            ("a-b c", "a_b_c"),
+            ("TodoItem", "todo_item"),
+        ]
+    )
     func snakeCase(_ name: String, _ expected: String) {
         #expect(NameConversion.snakeCase(name) == expected)
     }
 
-    @Test("swiftIdentifier makes a valid identifier of any wire name", arguments: [
-        ("created_at", "createdAt"),
-        ("firstName", "firstName"),
-        ("USER", "user"),
-        ("HTTPServer", "httpServer"),
-        ("2fa", "_2fa"),
-        ("a-b c", "aBC"),
-        ("100", "_100"),
-        ("$ref", "ref"),
-        ("", "_"),
-        ("---", "_"),
-        ("é-clair", "éClair"),
-    ])
+    @Test(
+        "swiftIdentifier makes a valid identifier of any wire name",
+        arguments: [
+            ("created_at", "createdAt"),
+            ("firstName", "firstName"),
+            ("USER", "user"),
+            ("HTTPServer", "httpServer"),
+            ("2fa", "_2fa"),
+            ("a-b c", "aBC"),
+            ("100", "_100"),
+            ("$ref", "ref"),
+            ("", "_"),
+            ("---", "_"),
+            ("é-clair", "éClair"),
+        ]
+    )
     func swiftIdentifier(_ name: String, _ expected: String) {
         let identifier = NameConversion.swiftIdentifier(fromWireName: name)
         #expect(identifier == expected)

@@ -1,8 +1,8 @@
 import Foundation
 import SelfDBTestSupport
 import Testing
-@testable import SelfDBSpec
 
+@testable import SelfDBSpec
 
 /// Mutates a spec text in the ways people (and tools) break YAML: deleted, duplicated and
 /// swapped lines, wrong names, truncation, stray bytes, indentation slips and YAML syntax
@@ -207,7 +207,9 @@ struct RobustnessTests {
     func mutations(_ source: Source) async throws {
         let original = try RepositoryFiles.text(source.url)
         let trace = ProcessInfo.processInfo.environment["SELFDB_ROBUSTNESS_TRACE"] != nil
-        print("robustness: \(source.cases.count) mutated copies of \(source.name), seed \(Self.baseSeed) + \(source.seedOffset) + case; set SELFDB_ROBUSTNESS_TRACE=1 to print each case before it runs")
+        print(
+            "robustness: \(source.cases.count) mutated copies of \(source.name), seed \(Self.baseSeed) + \(source.seedOffset) + case; set SELFDB_ROBUSTNESS_TRACE=1 to print each case before it runs"
+        )
         var failures = 0
         var mutationCount = 0
         var rejected = 0

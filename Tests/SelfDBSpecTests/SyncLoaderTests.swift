@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SelfDBSpec
 
 @Suite("Sync mapping on tables")
@@ -52,7 +53,9 @@ struct SyncLoaderTests {
         #expect(plain.spec?.tables.first?.sync == nil)
 
         let scalar = SpecCompiler.compile(
-            "tables:\n  Note:\n    sync: yes\n    columns:\n      id: { type: uuid, primaryKey: true }\n", file: "b.yaml")
+            "tables:\n  Note:\n    sync: yes\n    columns:\n      id: { type: uuid, primaryKey: true }\n",
+            file: "b.yaml"
+        )
         #expect(scalar.diagnostics.map(\.description) == ["b.yaml:3:11: error: 'sync' of 'Note' must be a mapping, found a scalar"])
     }
 }

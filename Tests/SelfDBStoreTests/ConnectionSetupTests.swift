@@ -11,9 +11,19 @@ import Testing
 struct ConnectionSetupTests {
     static let register: Void = SQLite.setConnectionSetup("SelfDBStoreTests.setup") { handle in
         if let name = sqlite3_db_filename(handle, "main"), String(cString: name).contains("refused-by-setup") { return SQLITE_CANTOPEN }
-        return sqlite3_create_function_v2(handle, "selfdb_store_test_setup", 0, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil, { call, _, _ in
-            sqlite3_result_int64(call, 42)
-        }, nil, nil, nil)
+        return sqlite3_create_function_v2(
+            handle,
+            "selfdb_store_test_setup",
+            0,
+            SQLITE_UTF8 | SQLITE_DETERMINISTIC,
+            nil,
+            { call, _, _ in
+                sqlite3_result_int64(call, 42)
+            },
+            nil,
+            nil,
+            nil
+        )
     }
 
     @Test func everyNewConnectionGetsTheSetup() throws {

@@ -7,26 +7,28 @@ import Testing
 /// share one.
 @Test func example() throws {
 
-    let path = ":memory:" //or "/path/to/database.sqlite"
+    let path = ":memory:"  //or "/path/to/database.sqlite"
 
     //Open or create a database at path with the default options
     let db = try SQLite(path)
 
     //Use executeScript to execute more than one statement. Scripts don't take any arguments.
-    try db.executeScript("""
-        create table person (
-            id integer primary key,
-            name text not null,
-            height real not null,
-            is_friend bool not null default false,
-            meta blob
-        );
+    try db.executeScript(
+        """
+            create table person (
+                id integer primary key,
+                name text not null,
+                height real not null,
+                is_friend bool not null default false,
+                meta blob
+            );
 
-        insert into person (id, name, height, is_friend, meta) values
-        (1, 'Noa', 1.77, true, cast('{"lastSeen": "2024-11-05"}' as blob)),
-        (2, 'Mia', 1.66, false, null),
-        (3, 'Ada', 1.63, true, cast('{"lastSeen": "2024-10-16"}' as blob))
-    """)
+            insert into person (id, name, height, is_friend, meta) values
+            (1, 'Noa', 1.77, true, cast('{"lastSeen": "2024-11-05"}' as blob)),
+            (2, 'Mia', 1.66, false, null),
+            (3, 'Ada', 1.63, true, cast('{"lastSeen": "2024-10-16"}' as blob))
+        """
+    )
 
     let sql = "select * from person where height > ? order by name"
 
@@ -42,7 +44,7 @@ import Testing
     let allRows = try db.execute(sql, 1.65).all()
     #expect(allRows.count == 2)
 
-    #expect (try db.execute("select 1 + 1").one()[0] == 2)
+    #expect(try db.execute("select 1 + 1").one()[0] == 2)
 
     let prepared = try db.prepare(sql)
     for height in [1.50, 1.60, 1.70] {
@@ -52,11 +54,13 @@ import Testing
         }
     }
 
-    try db.execute("""
-        insert into person(id, name, height) values
-        ($id, $name, $height)
-    """,
-    ["$id": 4, "$name": "Xan", "$height": 1.78])
+    try db.execute(
+        """
+            insert into person(id, name, height) values
+            ($id, $name, $height)
+        """,
+        ["$id": 4, "$name": "Xan", "$height": 1.78]
+    )
 
     for row in try db.execute("select * from person") {
         let id: Int64 = row[0]!
@@ -105,16 +109,18 @@ import Testing
     #expect(try countName.execute("Liv").one()[0] == 1)
 
     let source = try SQLite()
-    try source.executeScript("""
-        create table backup_test (
-            id integer primary key,
-            data text
-        );
+    try source.executeScript(
+        """
+            create table backup_test (
+                id integer primary key,
+                data text
+            );
 
-        insert into backup_test(id, data) values
-        (1, 'abc'),
-        (2, 'xyz');
-    """)
+            insert into backup_test(id, data) values
+            (1, 'abc'),
+            (2, 'xyz');
+        """
+    )
 
     let destinationPath = FileManager.default.temporaryDirectory
         .appendingPathComponent("backup-\(UUID().uuidString).db")

@@ -22,15 +22,26 @@ enum CrashHelper {
         do {
             let client = try SynchroClient(
                 config: SynchroConfig(
-                    dbPath: arguments[3], serverURL: url, authProvider: { token }, clientID: arguments[4], appVersion: "1.0.0",
-                    syncInterval: 3600, pushDebounce: 3600, maxRetryAttempts: 1, pullPageSize: 3, pushBatchSize: 2))
+                    dbPath: arguments[3],
+                    serverURL: url,
+                    authProvider: { token },
+                    clientID: arguments[4],
+                    appVersion: "1.0.0",
+                    syncInterval: 3600,
+                    pushDebounce: 3600,
+                    maxRetryAttempts: 1,
+                    pullPageSize: 3,
+                    pushBatchSize: 2
+                )
+            )
             try await client.start()
             var next = Int((try client.queryOne("SELECT MAX(priority) AS n FROM tasks")?["n"] as Int64?) ?? -1) + 1
             while true {
                 try client.writeTransaction { db in
                     try db.execute(
                         sql: "INSERT INTO tasks (id, title, user_id, priority) VALUES (?, ?, ?, ?)",
-                        arguments: [taskID(next), "task \(next)", user, next])
+                        arguments: [taskID(next), "task \(next)", user, next]
+                    )
                     if next >= 1 {
                         try db.execute(sql: "UPDATE tasks SET title = ? WHERE id = ?", arguments: ["task \(next - 1) edited", taskID(next - 1)])
                     }

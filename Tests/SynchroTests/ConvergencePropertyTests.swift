@@ -1,7 +1,7 @@
 import Foundation
 import SelfDBEmulator
-import Synchro
 import SelfDBTestSupport
+import Synchro
 import Testing
 
 /// Seeded random histories: 2–4 devices of one user and a device of another user insert,
@@ -72,10 +72,20 @@ struct History {
         let token = world.emulator.syncAccessToken(forUser: user, lifetime: 86_400)
         let client = try SynchroClient(
             config: SynchroConfig(
-                dbPath: world.directory.appendingPathComponent("\(name).sqlite").path, serverURL: world.emulator.baseURL,
-                authProvider: { token }, clientID: name, appVersion: "1.0.0", syncInterval: 3600, pushDebounce: 3600,
-                maxRetryAttempts: 1, pullPageSize: 7, pushBatchSize: 5, snapshotPageSize: 6),
-            transport: transport)
+                dbPath: world.directory.appendingPathComponent("\(name).sqlite").path,
+                serverURL: world.emulator.baseURL,
+                authProvider: { token },
+                clientID: name,
+                appVersion: "1.0.0",
+                syncInterval: 3600,
+                pushDebounce: 3600,
+                maxRetryAttempts: 1,
+                pullPageSize: 7,
+                pushBatchSize: 5,
+                snapshotPageSize: 6
+            ),
+            transport: transport
+        )
         return Device(name: name, user: user, client: client, transport: transport)
     }
 
@@ -211,4 +221,3 @@ struct History {
         }
     }
 }
-

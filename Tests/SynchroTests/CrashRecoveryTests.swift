@@ -1,7 +1,7 @@
 import Foundation
 import SelfDBEmulator
-import Synchro
 import SelfDBTestSupport
+import Synchro
 import Testing
 
 /// A client process killed with SIGKILL at random moments of its cycles — mid-push,
@@ -41,7 +41,10 @@ struct SynchroCrashRecoveryTests {
             #expect(committed >= 16)
 
             // The same database, opened again: it finishes what the helper left.
-            let recovered = try world.device("recovered", user: user) { $0.dbPath = path; $0.clientID = "crash-device" }
+            let recovered = try world.device("recovered", user: user) {
+                $0.dbPath = path
+                $0.clientID = "crash-device"
+            }
             #expect(try recovered.readTransaction { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") } == "ok")
             try await recovered.start()
             try await recovered.syncNow()

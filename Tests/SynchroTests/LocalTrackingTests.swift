@@ -1,6 +1,7 @@
 import Foundation
-@_spi(Testing) @testable import Synchro
 import Testing
+
+@_spi(Testing) @testable import Synchro
 
 /// The triggers and the local pieces, without a server: a schema installed by hand.
 @Suite("Local change tracking")
@@ -10,16 +11,36 @@ struct LocalTrackingTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let client = try SynchroClient(
             config: SynchroConfig(
-                dbPath: directory.appendingPathComponent("local.sqlite").path, serverURL: URL(fileURLWithPath: "/"), authProvider: { "" },
-                clientID: "local", appVersion: "1.0.0"))
+                dbPath: directory.appendingPathComponent("local.sqlite").path,
+                serverURL: URL(fileURLWithPath: "/"),
+                authProvider: { "" },
+                clientID: "local",
+                appVersion: "1.0.0"
+            )
+        )
         let columns: [(String, LogicalType)] = [("id", .string), ("title", .string), ("done", .boolean), ("updated_at", .datetime), ("deleted_at", .datetime)]
         try client.installSchema(
-            version: 1, hash: "h",
+            version: 1,
+            hash: "h",
             tables: [
                 SyncTable(
-                    tableName: "tasks", pushPolicy: .ownerOnly, primaryKey: ["id"],
-                    columns: columns.map { SyncColumn(name: $0.0, dbType: "text", logicalType: $0.1, nullable: true, defaultKind: $0.0 == "done" ? .portable : .none, sqliteDefaultSql: $0.0 == "done" ? "0" : nil, isPrimaryKey: $0.0 == "id") })
-            ])
+                    tableName: "tasks",
+                    pushPolicy: .ownerOnly,
+                    primaryKey: ["id"],
+                    columns: columns.map {
+                        SyncColumn(
+                            name: $0.0,
+                            dbType: "text",
+                            logicalType: $0.1,
+                            nullable: true,
+                            defaultKind: $0.0 == "done" ? .portable : .none,
+                            sqliteDefaultSql: $0.0 == "done" ? "0" : nil,
+                            isPrimaryKey: $0.0 == "id"
+                        )
+                    }
+                )
+            ]
+        )
         return (client, directory)
     }
 
@@ -33,7 +54,10 @@ struct LocalTrackingTests {
 
     @Test func writesCoalesceIntoOnePendingChangePerRecord() throws {
         let (client, directory) = try Self.client()
-        defer { try? client.close(); try? FileManager.default.removeItem(at: directory) }
+        defer {
+            try? client.close()
+            try? FileManager.default.removeItem(at: directory)
+        }
         try client.execute("INSERT INTO tasks (id, title) VALUES ('A', 'a'), ('b', 'b'), ('c', 'c')")
         #expect(try client.queryOne("SELECT done FROM tasks WHERE id = 'a'")?["done"] as Int64? == 0, "the portable default")
         try client.execute("UPDATE tasks SET title = 'a2' WHERE id = 'a'")
@@ -59,7 +83,10 @@ struct LocalTrackingTests {
 
     @Test func pulledRecordsRespectPendingAndNewerRows() throws {
         let (client, directory) = try Self.client()
-        defer { try? client.close(); try? FileManager.default.removeItem(at: directory) }
+        defer {
+            try? client.close()
+            try? FileManager.default.removeItem(at: directory)
+        }
         try client.applyPulledRecords([
             SyncRecord(id: "k", tableName: "tasks", data: ["title": "v1", "done": .bool(true)], updatedAt: "2026-01-01T00:00:00.5Z"),
             SyncRecord(id: "gone", tableName: "elsewhere", data: [:], updatedAt: "2026-01-01T00:00:00Z"),

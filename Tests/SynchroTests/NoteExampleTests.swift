@@ -56,7 +56,8 @@ struct NoteExampleTests {
             // Writes
             let result = try client.execute(
                 "INSERT INTO tasks (id, title, user_id) VALUES (?, ?, ?)",
-                params: [UUID().uuidString, "Review proposal", userId])
+                params: [UUID().uuidString, "Review proposal", userId]
+            )
             #expect(result.rowsAffected == 1)
 
             // Batch Execution

@@ -121,7 +121,10 @@ struct ProtocolTests {
             try laptop.execute("INSERT INTO tasks (id, title, user_id) VALUES (?, 'laptop offline', ?)", params: [mine, user])
 
             let asked = Locked(0)
-            let refuse = laptop.onSnapshotRequired { asked.withLock { $0 += 1 }; return false }
+            let refuse = laptop.onSnapshotRequired {
+                asked.withLock { $0 += 1 }
+                return false
+            }
             do {
                 try await laptop.syncNow()
                 Issue.record("resynced though the handler said no")
@@ -150,14 +153,25 @@ struct ProtocolTests {
             let token = world.emulator.syncAccessToken(forUser: user)
             let client = try SynchroClient(
                 config: SynchroConfig(
-                    dbPath: path, serverURL: world.emulator.baseURL, authProvider: { token }, clientID: "bad", appVersion: "1.0.0",
-                    syncInterval: 3600, pushDebounce: 3600, maxRetryAttempts: 1),
-                transport: transport)
+                    dbPath: path,
+                    serverURL: world.emulator.baseURL,
+                    authProvider: { token },
+                    clientID: "bad",
+                    appVersion: "1.0.0",
+                    syncInterval: 3600,
+                    pushDebounce: 3600,
+                    maxRetryAttempts: 1
+                ),
+                transport: transport
+            )
             defer { try? client.close() }
 
             for (endpoint, body) in [
                 ("/sync/schema", "not json"),
-                ("/sync/schema", #"{"schema_version":1,"schema_hash":"x","server_time":"2026-01-01T00:00:00Z","tables":[{"table_name":"t","push_policy":"owner_only","primary_key":["missing"],"columns":[{"name":"a","db_type":"text","logical_type":"string","nullable":true}]}]}"#),
+                (
+                    "/sync/schema",
+                    #"{"schema_version":1,"schema_hash":"x","server_time":"2026-01-01T00:00:00Z","tables":[{"table_name":"t","push_policy":"owner_only","primary_key":["missing"],"columns":[{"name":"a","db_type":"text","logical_type":"string","nullable":true}]}]}"#
+                ),
             ] {
                 corruption.withLock { $0 = [endpoint: body] }
                 do {
@@ -174,7 +188,10 @@ struct ProtocolTests {
                 ("/sync/pull", #"{"changes":[{"id":1}],"deletes":[],"checkpoint":"x"}"#),
                 ("/sync/pull", String(repeating: "[", count: 100_000)),
                 // "More" with a page that does not move the checkpoint: asking again would loop forever.
-                ("/sync/pull", #"{"changes":[{"id":"x","table_name":"tasks","data":{},"updated_at":"2026-01-01T00:00:00Z"}],"deletes":[],"checkpoint":0,"has_more":true,"schema_version":1,"schema_hash":"x"}"#),
+                (
+                    "/sync/pull",
+                    #"{"changes":[{"id":"x","table_name":"tasks","data":{},"updated_at":"2026-01-01T00:00:00Z"}],"deletes":[],"checkpoint":0,"has_more":true,"schema_version":1,"schema_hash":"x"}"#
+                ),
             ] {
                 corruption.withLock { $0 = [endpoint: body] }
                 do {
@@ -240,9 +257,17 @@ struct ProtocolTests {
             let token = world.emulator.syncAccessToken(forUser: user)
             let client = try SynchroClient(
                 config: SynchroConfig(
-                    dbPath: world.directory.appendingPathComponent("stale.sqlite").path, serverURL: world.emulator.baseURL,
-                    authProvider: { token }, clientID: "stale", appVersion: "1.0.0", syncInterval: 3600, pushDebounce: 3600, maxRetryAttempts: 1),
-                transport: CorruptingTransport(corruption: corruption))
+                    dbPath: world.directory.appendingPathComponent("stale.sqlite").path,
+                    serverURL: world.emulator.baseURL,
+                    authProvider: { token },
+                    clientID: "stale",
+                    appVersion: "1.0.0",
+                    syncInterval: 3600,
+                    pushDebounce: 3600,
+                    maxRetryAttempts: 1
+                ),
+                transport: CorruptingTransport(corruption: corruption)
+            )
             defer { try? client.close() }
             try await client.start()
             let schema = try #require(world.emulator.syncSchema)

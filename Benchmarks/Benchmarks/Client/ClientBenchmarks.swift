@@ -1,10 +1,11 @@
 import Benchmark
 import Foundation
+import SelfDB
+import SelfDBEmulator
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import SelfDB
-import SelfDBEmulator
 
 /// Client overhead over bare URLSession for the same request on loopback (target ≤ 1.1×), and
 /// decoding 10,000 rows into the generated model against a hand-written one (target ≤ 1.05×).
@@ -103,7 +104,8 @@ enum RowsFixture {
         for index in 0..<count {
             if index > 0 { text += "," }
             let id = UUID().uuidString.lowercased()
-            text += #"{"id":"\#(id)","title":"Row \#(index)","done":\#(index % 2 == 0),"priority":\#(index % 5),"score":\#(Double(index) / 7),"created_at":"2024-05-01T10:00:\#(String(format: "%02d", index % 60)).123456Z","notes":null}"#
+            text +=
+                #"{"id":"\#(id)","title":"Row \#(index)","done":\#(index % 2 == 0),"priority":\#(index % 5),"score":\#(Double(index) / 7),"created_at":"2024-05-01T10:00:\#(String(format: "%02d", index % 60)).123456Z","notes":null}"#
         }
         return Data((text + "]").utf8)
     }

@@ -1,8 +1,9 @@
 import Foundation
+import SelfDB
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import SelfDB
 
 /// A client whose transport answers from memory: the table lookup and one page of 1,000
 /// `BenchRow`s, so the typed-query benchmark measures decoding and the client, not a server.

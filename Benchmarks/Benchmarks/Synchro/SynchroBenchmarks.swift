@@ -67,9 +67,14 @@ enum TaskRows {
     ]
 
     static let table = SyncTable(
-        tableName: "tasks", pushPolicy: .ownerOnly, dependencies: [], updatedAtColumn: "updated_at", deletedAtColumn: "deleted_at",
+        tableName: "tasks",
+        pushPolicy: .ownerOnly,
+        dependencies: [],
+        updatedAtColumn: "updated_at",
+        deletedAtColumn: "deleted_at",
         primaryKey: ["id"],
-        columns: columns.map { SyncColumn(name: $0.0, dbType: "text", logicalType: $0.1, nullable: $0.0 != "id", isPrimaryKey: $0.0 == "id") })
+        columns: columns.map { SyncColumn(name: $0.0, dbType: "text", logicalType: $0.1, nullable: $0.0 != "id", isPrimaryKey: $0.0 == "id") }
+    )
 
     /// The same table without tracking, as the client would create it.
     static let plainTable = """
@@ -90,13 +95,15 @@ enum TaskRows {
         (0..<count).map { index in
             let id = UUID().uuidString.lowercased()
             return SyncRecord(
-                id: id, tableName: "tasks",
+                id: id,
+                tableName: "tasks",
                 data: [
                     "id": .string(id), "user_id": .string(user), "title": .string("task \(index)"), "done": .bool(index % 2 == 0),
                     "priority": .integer(Int64(index)), "notes": .null, "created_at": .string("2026-11-24T10:00:00.000Z"),
                     "updated_at": .string("2026-11-24T10:00:00.123Z"), "deleted_at": .null,
                 ],
-                updatedAt: "2026-11-24T10:00:00.123Z")
+                updatedAt: "2026-11-24T10:00:00.123Z"
+            )
         }
     }
 }
@@ -110,8 +117,13 @@ struct LocalDevice {
         directory = try Self.temporaryDirectory()
         client = try SynchroClient(
             config: SynchroConfig(
-                dbPath: directory.appendingPathComponent("device.sqlite").path, serverURL: URL(fileURLWithPath: "/"),
-                authProvider: { "" }, clientID: "bench", appVersion: "1.0.0"))
+                dbPath: directory.appendingPathComponent("device.sqlite").path,
+                serverURL: URL(fileURLWithPath: "/"),
+                authProvider: { "" },
+                clientID: "bench",
+                appVersion: "1.0.0"
+            )
+        )
         try client.installSchema(version: 1, hash: "bench", tables: [TaskRows.table])
     }
 
@@ -137,14 +149,24 @@ enum EndToEnd {
         let directory = try LocalDevice.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let emulator = try await SelfDBEmulator.start(
-            .init(dataDirectory: directory.appendingPathComponent("server"), apiKey: "bench", passwordHashIterations: 1_000, syncSpecs: [spec]))
+            .init(dataDirectory: directory.appendingPathComponent("server"), apiKey: "bench", passwordHashIterations: 1_000, syncSpecs: [spec])
+        )
         let user = UUID().uuidString.lowercased()
         let token = emulator.syncAccessToken(forUser: user)
         func device(_ name: String) throws -> SynchroClient {
             try SynchroClient(
                 config: SynchroConfig(
-                    dbPath: directory.appendingPathComponent("\(name).sqlite").path, serverURL: emulator.baseURL, authProvider: { token },
-                    clientID: name, appVersion: "1.0.0", syncInterval: 3600, pushDebounce: 3600, pullPageSize: 1000, pushBatchSize: 1000))
+                    dbPath: directory.appendingPathComponent("\(name).sqlite").path,
+                    serverURL: emulator.baseURL,
+                    authProvider: { token },
+                    clientID: name,
+                    appVersion: "1.0.0",
+                    syncInterval: 3600,
+                    pushDebounce: 3600,
+                    pullPageSize: 1000,
+                    pushBatchSize: 1000
+                )
+            )
         }
         let a = try device("a")
         let b = try device("b")

@@ -50,10 +50,18 @@ extension CRDTSQLite {
             let lifeNode = UInt64(sqlite3_column_int64(row, 3))
             let lifeSequence = sqlite3_column_int64(row, 4)
             if lifeSequence > cursor, excluding.isEmpty || !excluding.contains(lifeNode) {
-                found.append(Change(
-                    tableName: table.name, recordId: recordId, columnName: nil, value: nil,
-                    columnVersion: UInt64(sqlite3_column_int64(row, 1)), dbVersion: UInt64(sqlite3_column_int64(row, 2)),
-                    nodeId: lifeNode, localDbVersion: UInt64(lifeSequence)))
+                found.append(
+                    Change(
+                        tableName: table.name,
+                        recordId: recordId,
+                        columnName: nil,
+                        value: nil,
+                        columnVersion: UInt64(sqlite3_column_int64(row, 1)),
+                        dbVersion: UInt64(sqlite3_column_int64(row, 2)),
+                        nodeId: lifeNode,
+                        localDbVersion: UInt64(lifeSequence)
+                    )
+                )
             }
             // Cells of a record without a row (none should exist) have no value to send.
             guard sqlite3_column_int(row, 7) != 0, sqlite3_column_int64(row, 5) > cursor else { return }
@@ -66,11 +74,18 @@ extension CRDTSQLite {
                 guard let cell = cells[position], cell.sequence > cursor else { continue }
                 let node = UInt64(cell.node)
                 guard excluding.isEmpty || !excluding.contains(node) else { continue }
-                found.append(Change(
-                    tableName: table.name, recordId: recordId, columnName: table.columns[position],
-                    value: SQLiteValue(column: firstValue + Int32(position), of: row),
-                    columnVersion: UInt64(cell.version), dbVersion: UInt64(cell.dbVersion),
-                    nodeId: node, localDbVersion: UInt64(cell.sequence)))
+                found.append(
+                    Change(
+                        tableName: table.name,
+                        recordId: recordId,
+                        columnName: table.columns[position],
+                        value: SQLiteValue(column: firstValue + Int32(position), of: row),
+                        columnVersion: UInt64(cell.version),
+                        dbVersion: UInt64(cell.dbVersion),
+                        nodeId: node,
+                        localDbVersion: UInt64(cell.sequence)
+                    )
+                )
             }
         }
         return Self.sortedByCursor(found)

@@ -13,7 +13,8 @@ extension CRDTSQLite {
             try connection.transaction {
                 // The clock and the feed's end are read back from the latest metadata row, which
                 // may be a tombstone about to go: keep them as floors first.
-                let clock = try tracking.clock(), sequence = try tracking.lastSequence()
+                let clock = try tracking.clock()
+                let sequence = try tracking.lastSequence()
                 try statements.run("UPDATE _crdt_state SET clock = max(clock, ?), seq = max(seq, ?) WHERE id = 1", [.integer(clock), .integer(sequence)])
                 try statements.run("DELETE FROM _crdt_rows WHERE cl % 2 = 0 AND life_version < ?", [.integer(Int64(clamping: version))])
                 return connection.changes

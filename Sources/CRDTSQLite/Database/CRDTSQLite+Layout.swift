@@ -38,10 +38,12 @@ extension CRDTSQLite {
                 guard try !connection.execute(isFirstLayout).all().isEmpty else { return }
                 let names = try connection.execute("SELECT name FROM _crdt_tables ORDER BY name").all().compactMap { $0[0] as String? }
                 try connection.executeScript("ALTER TABLE _crdt_tables RENAME TO _crdt_tables_first")
-                try connection.executeScript("""
+                try connection.executeScript(
+                    """
                     CREATE TABLE _crdt_tables (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, pk TEXT NOT NULL, columns TEXT NOT NULL DEFAULT '[]');
                     CREATE TABLE _crdt_rows (tbl INTEGER NOT NULL, pk NOT NULL, cl INTEGER NOT NULL, life_version INTEGER NOT NULL, life_node INTEGER NOT NULL, life_seq INTEGER NOT NULL, seq INTEGER NOT NULL, cells BLOB, PRIMARY KEY (tbl, pk)) WITHOUT ROWID;
-                    """)
+                    """
+                )
                 for name in names {
                     try connection.execute("INSERT INTO _crdt_tables (name, pk) SELECT name, pk FROM _crdt_tables_first WHERE name = ?", name)
                     let table = try describe(name, id: connection.lastInsertRowID)

@@ -49,7 +49,8 @@ extension CRDTSQLite {
 
         // The record's life: the highest causal length wins.
         if let best = group.life.max(by: { changes[$0].stamp < changes[$1].stamp }).map({ changes[$0] }),
-           Int64(best.columnVersion) > record.causalLength {
+            Int64(best.columnVersion) > record.causalLength
+        {
             if !isFresh {
                 // A new life starts from scratch: the old cells belong to the previous one.
                 try writer.delete(table: group.table, key: group.key)

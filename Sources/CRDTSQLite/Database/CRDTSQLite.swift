@@ -207,7 +207,9 @@ public final class CRDTSQLite<RecordID: CRDTRecordID> {
     /// local write: one tick, one feed sequence.
     private func backfill(_ table: TrackedTable) throws {
         guard (try connection.execute(table.untrackedRowsQuery).one()[0] as Int64?) == 1 else { return }
-        let version = try tracking.version(), node = try tracking.node(), sequence = try tracking.nextSequence()
+        let version = try tracking.version()
+        let node = try tracking.node()
+        let sequence = try tracking.nextSequence()
         try connection.executeScript(table.backfill(version: version, node: node, sequence: sequence))
     }
 

@@ -115,7 +115,8 @@ final class MergeWriter {
         let entry = TableStatements(
             lookup: try statements.prepared(Self.lookupSQL),
             save: try statements.prepared(Self.saveSQL),
-            delete: try statements.prepared(tables[table].deleteStatement))
+            delete: try statements.prepared(tables[table].deleteStatement)
+        )
         prepared[table] = entry
         return entry
     }

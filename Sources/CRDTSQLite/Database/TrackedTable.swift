@@ -61,37 +61,45 @@ struct TrackedTable: Hashable, Sendable {
         // count (see CellBlob). An insert over a live record (INSERT OR REPLACE) bumps every
         // column; over a tombstone it resurrects the record (causal length + 1) with fresh
         // columns.
-        script.append("""
-        CREATE TRIGGER \(trigger("ins")) AFTER INSERT ON \(table) WHEN crdt_tracking() BEGIN
-          INSERT INTO _crdt_rows (tbl, pk, cl, life_version, life_node, life_seq, seq, cells)
-            VALUES (\(id), NEW.\(key), 1, crdt_version(), crdt_node(), \(sequence("NEW")), \(sequence("NEW")), \(columns.count))
-            ON CONFLICT (tbl, pk) DO UPDATE SET cl = CASE WHEN cl % 2 = 0 THEN cl + 1 ELSE cl END,
-              life_version = excluded.life_version, life_node = excluded.life_node, life_seq = excluded.seq, seq = excluded.seq,
-              cells = \(reinsertCells);
-        END;
-        """)
+        script.append(
+            """
+            CREATE TRIGGER \(trigger("ins")) AFTER INSERT ON \(table) WHEN crdt_tracking() BEGIN
+              INSERT INTO _crdt_rows (tbl, pk, cl, life_version, life_node, life_seq, seq, cells)
+                VALUES (\(id), NEW.\(key), 1, crdt_version(), crdt_node(), \(sequence("NEW")), \(sequence("NEW")), \(columns.count))
+                ON CONFLICT (tbl, pk) DO UPDATE SET cl = CASE WHEN cl % 2 = 0 THEN cl + 1 ELSE cl END,
+                  life_version = excluded.life_version, life_node = excluded.life_node, life_seq = excluded.seq, seq = excluded.seq,
+                  cells = \(reinsertCells);
+            END;
+            """
+        )
         if !columns.isEmpty {
             let changed = { (position: Int) in "NEW.\(SQLText.identifier(columns[position])) IS NOT OLD.\(SQLText.identifier(columns[position]))" }
             let updateCells = cells("cells", version: "crdt_version()", node: "crdt_node()", sequence: sequence("NEW"), masks: masks(changed))
-            script.append("""
-            CREATE TRIGGER \(trigger("upd")) AFTER UPDATE ON \(table) WHEN crdt_tracking() AND (\(columns.indices.map(changed).joined(separator: " OR "))) BEGIN
-              UPDATE _crdt_rows SET seq = \(sequence("NEW")), cells = \(updateCells) WHERE tbl = \(id) AND pk = +NEW.\(key);
-            END;
-            """)
+            script.append(
+                """
+                CREATE TRIGGER \(trigger("upd")) AFTER UPDATE ON \(table) WHEN crdt_tracking() AND (\(columns.indices.map(changed).joined(separator: " OR "))) BEGIN
+                  UPDATE _crdt_rows SET seq = \(sequence("NEW")), cells = \(updateCells) WHERE tbl = \(id) AND pk = +NEW.\(key);
+                END;
+                """
+            )
         }
-        script.append("""
-        CREATE TRIGGER \(trigger("del")) AFTER DELETE ON \(table) WHEN crdt_tracking() BEGIN
-          INSERT INTO _crdt_rows (tbl, pk, cl, life_version, life_node, life_seq, seq, cells)
-            VALUES (\(id), OLD.\(key), 2, crdt_version(), crdt_node(), \(sequence("OLD")), \(sequence("OLD")), NULL)
-            ON CONFLICT (tbl, pk) DO UPDATE SET cl = CASE WHEN cl % 2 = 1 THEN cl + 1 ELSE cl END,
-              life_version = excluded.life_version, life_node = excluded.life_node, life_seq = excluded.seq, seq = excluded.seq, cells = NULL;
-        END;
-        """)
-        script.append("""
-        CREATE TRIGGER \(trigger("pk")) BEFORE UPDATE OF \(key) ON \(table) WHEN NEW.\(key) IS NOT OLD.\(key) BEGIN
-          SELECT RAISE(ABORT, 'crdt: the primary key of a tracked row cannot change; delete and insert instead');
-        END;
-        """)
+        script.append(
+            """
+            CREATE TRIGGER \(trigger("del")) AFTER DELETE ON \(table) WHEN crdt_tracking() BEGIN
+              INSERT INTO _crdt_rows (tbl, pk, cl, life_version, life_node, life_seq, seq, cells)
+                VALUES (\(id), OLD.\(key), 2, crdt_version(), crdt_node(), \(sequence("OLD")), \(sequence("OLD")), NULL)
+                ON CONFLICT (tbl, pk) DO UPDATE SET cl = CASE WHEN cl % 2 = 1 THEN cl + 1 ELSE cl END,
+                  life_version = excluded.life_version, life_node = excluded.life_node, life_seq = excluded.seq, seq = excluded.seq, cells = NULL;
+            END;
+            """
+        )
+        script.append(
+            """
+            CREATE TRIGGER \(trigger("pk")) BEFORE UPDATE OF \(key) ON \(table) WHEN NEW.\(key) IS NOT OLD.\(key) BEGIN
+              SELECT RAISE(ABORT, 'crdt: the primary key of a tracked row cannot change; delete and insert instead');
+            END;
+            """
+        )
         return script.joined(separator: "\n")
     }
 
@@ -119,10 +127,10 @@ struct TrackedTable: Hashable, Sendable {
     var changesQuery: String {
         let values = columns.map { "t.\(SQLText.identifier($0))" }
         return """
-        SELECT \((["r.pk", "r.cl", "r.life_version", "r.life_node", "r.life_seq", "r.seq", "r.cells", "t.\(key) IS NOT NULL"] + values).joined(separator: ", "))
-        FROM _crdt_rows AS r LEFT JOIN \(table) AS t ON t.\(key) = r.pk
-        WHERE r.seq > ? AND r.tbl = \(id) ORDER BY r.seq
-        """
+            SELECT \((["r.pk", "r.cl", "r.life_version", "r.life_node", "r.life_seq", "r.seq", "r.cells", "t.\(key) IS NOT NULL"] + values).joined(separator: ", "))
+            FROM _crdt_rows AS r LEFT JOIN \(table) AS t ON t.\(key) = r.pk
+            WHERE r.seq > ? AND r.tbl = \(id) ORDER BY r.seq
+            """
     }
 
     /// Writes merged values: inserts the record, or sets the given columns of the existing one.

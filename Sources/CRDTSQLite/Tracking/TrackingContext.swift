@@ -147,8 +147,10 @@ final class TrackingContext {
             clock = max(clock, CellBlob.maxDBVersion(bytes))
         }
         return Transaction(
-            node: sqlite3_column_int64(statement, 0), clock: clock,
-            sequence: max(sqlite3_column_int64(statement, 2), sqlite3_column_int64(statement, 3)))
+            node: sqlite3_column_int64(statement, 0),
+            clock: clock,
+            sequence: max(sqlite3_column_int64(statement, 2), sqlite3_column_int64(statement, 3))
+        )
     }
 
     private func failure(_ what: String, _ code: Int32) -> Failure {

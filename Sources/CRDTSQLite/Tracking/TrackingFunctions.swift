@@ -39,47 +39,73 @@ enum TrackingFunctions {
     @discardableResult
     static func install(on handle: OpaquePointer, context: TrackingContext) -> Int32 {
         let pointer = Unmanaged.passUnretained(context).toOpaque()
-        sqlite3_commit_hook(handle, { pointer in
-            pointer.map { Unmanaged<TrackingContext>.fromOpaque($0).takeUnretainedValue().transactionEnded() }
-            return 0
-        }, pointer)
-        sqlite3_rollback_hook(handle, { pointer in
-            pointer.map { Unmanaged<TrackingContext>.fromOpaque($0).takeUnretainedValue().transactionEnded() }
-        }, pointer)
+        sqlite3_commit_hook(
+            handle,
+            { pointer in
+                pointer.map { Unmanaged<TrackingContext>.fromOpaque($0).takeUnretainedValue().transactionEnded() }
+                return 0
+            },
+            pointer
+        )
+        sqlite3_rollback_hook(
+            handle,
+            { pointer in
+                pointer.map { Unmanaged<TrackingContext>.fromOpaque($0).takeUnretainedValue().transactionEnded() }
+            },
+            pointer
+        )
         // INNOCUOUS: triggers may call them even where the schema is not trusted
         // (SQLITE_DBCONFIG_TRUSTED_SCHEMA off).
         let stateful = SQLITE_UTF8 | SQLITE_INNOCUOUS
         let pure = stateful | SQLITE_DETERMINISTIC
         let functions: [(String, Int32, Int32, @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void)] = [
-            ("crdt_tracking", 0, stateful, { call, _, _ in
-                guard let context = TrackingFunctions.trackingContext(of: call) else { return }
-                sqlite3_result_int(call, context.merging ? 0 : 1)
-            }),
-            ("crdt_version", 0, stateful, { call, _, _ in
-                guard let context = TrackingFunctions.trackingContext(of: call) else { return }
-                TrackingFunctions.result(call) { () throws(TrackingContext.Failure) in try context.version() }
-            }),
-            ("crdt_node", 0, stateful, { call, _, _ in
-                guard let context = TrackingFunctions.trackingContext(of: call) else { return }
-                TrackingFunctions.result(call) { () throws(TrackingContext.Failure) in try context.node() }
-            }),
-            ("crdt_seq", 2, stateful, { call, _, arguments in
-                guard let context = TrackingFunctions.trackingContext(of: call), let arguments else { return }
-                let table = sqlite3_value_int64(arguments[0])
-                let key = TrackingFunctions.keyHash(arguments[1])
-                TrackingFunctions.result(call) { () throws(TrackingContext.Failure) in try context.sequence(table: table, key: key) }
-            }),
-            ("crdt_cells", -1, pure, { call, count, arguments in
-                guard let arguments, count >= 7 else {
-                    sqlite3_result_error(call, "crdt_cells takes cells, the life's version, node and sequence, the write's, and masks", -1)
-                    return
+            (
+                "crdt_tracking", 0, stateful,
+                { call, _, _ in
+                    guard let context = TrackingFunctions.trackingContext(of: call) else { return }
+                    sqlite3_result_int(call, context.merging ? 0 : 1)
                 }
-                TrackingFunctions.cells(call, arguments, Int(count))
-            }),
-            ("crdt_cells_json", 4, pure, { call, _, arguments in
-                guard let arguments else { return }
-                TrackingFunctions.cellsJSON(call, arguments)
-            }),
+            ),
+            (
+                "crdt_version", 0, stateful,
+                { call, _, _ in
+                    guard let context = TrackingFunctions.trackingContext(of: call) else { return }
+                    TrackingFunctions.result(call) { () throws(TrackingContext.Failure) in try context.version() }
+                }
+            ),
+            (
+                "crdt_node", 0, stateful,
+                { call, _, _ in
+                    guard let context = TrackingFunctions.trackingContext(of: call) else { return }
+                    TrackingFunctions.result(call) { () throws(TrackingContext.Failure) in try context.node() }
+                }
+            ),
+            (
+                "crdt_seq", 2, stateful,
+                { call, _, arguments in
+                    guard let context = TrackingFunctions.trackingContext(of: call), let arguments else { return }
+                    let table = sqlite3_value_int64(arguments[0])
+                    let key = TrackingFunctions.keyHash(arguments[1])
+                    TrackingFunctions.result(call) { () throws(TrackingContext.Failure) in try context.sequence(table: table, key: key) }
+                }
+            ),
+            (
+                "crdt_cells", -1, pure,
+                { call, count, arguments in
+                    guard let arguments, count >= 7 else {
+                        sqlite3_result_error(call, "crdt_cells takes cells, the life's version, node and sequence, the write's, and masks", -1)
+                        return
+                    }
+                    TrackingFunctions.cells(call, arguments, Int(count))
+                }
+            ),
+            (
+                "crdt_cells_json", 4, pure,
+                { call, _, arguments in
+                    guard let arguments else { return }
+                    TrackingFunctions.cellsJSON(call, arguments)
+                }
+            ),
         ]
         for (name, arity, flags, function) in functions {
             // Each registration holds the context; SQLite releases it when the function is

@@ -25,7 +25,8 @@ public enum CachedData {
     /// platforms, `$XDG_DATA_HOME` or `~/.local/share` on Linux), in a folder named after the
     /// app's bundle identifier or, failing that, the executable.
     public static var defaultDatabasePath: String {
-        let base = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
+        let base =
+            FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
         let app = Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
         return base.appendingPathComponent(app).appendingPathComponent("CachedData").appendingPathComponent("cache.sqlite").path

@@ -176,11 +176,12 @@ public final class CAFetcher<Item: CAItem>: Observable, Sendable {
     /// Takes the engine fetcher's new state, telling observers what changed.
     @MainActor
     private func mirror(_ fetcher: CachedFetcher<CacheEntry<Item>>) {
-        let value: CAFetchedValue<Item> = switch fetcher.value {
-        case .initial: .initial
-        case .empty: .empty
-        case .fetched(let entries): .fetched(entries.map(CacheEntry.item))
-        }
+        let value: CAFetchedValue<Item> =
+            switch fetcher.value {
+            case .initial: .initial
+            case .empty: .empty
+            case .fetched(let entries): .fetched(entries.map(CacheEntry.item))
+            }
         let state = CAFetcherState(fetcher.state)
         let old = mirror.withLock { $0 }
         if old.value != value {

@@ -9,8 +9,14 @@ import SelfDBCache
 enum MutationBridge {
     static func mutations<Item: CAMutableItem>(_ type: Item.Type) -> CacheMutations<CacheEntry<Item>> {
         CacheMutations(
-            insert: { entry in try await send { () async throws(CAMutationError) in try await entry.item.insert() }; return nil },
-            update: { entry in try await send { () async throws(CAMutationError) in try await entry.item.update() }; return nil },
+            insert: { entry in
+                try await send { () async throws(CAMutationError) in try await entry.item.insert() }
+                return nil
+            },
+            update: { entry in
+                try await send { () async throws(CAMutationError) in try await entry.item.update() }
+                return nil
+            },
             delete: { entry in try await send { () async throws(CAMutationError) in try await entry.item.delete() } }
         )
     }

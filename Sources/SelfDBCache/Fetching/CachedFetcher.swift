@@ -1,7 +1,7 @@
 import Foundation
-import SelfDBRuntime
 import Observation
 import SelfDB
+import SelfDBRuntime
 
 /// Fills a list (or one item) from the cache first and then from the server, keeps it
 /// current as the cache changes, and pages through the server's rows.
@@ -169,7 +169,14 @@ public final class CachedFetcher<Row: CacheableModel> {
                 let found = try await fetch(cache.selfdb, id)
                 guard generation == current, !Task.isCancelled else { throw CacheError.cancelled }
                 if let found {
-                    try cache.storage.writePage(type: Row.cacheTypeName, view: viewKey, items: [try ItemCoding.encode(found)], replacing: true, page: ViewPage(nextPage: 1, hasNext: false), now: Date())
+                    try cache.storage.writePage(
+                        type: Row.cacheTypeName,
+                        view: viewKey,
+                        items: [try ItemCoding.encode(found)],
+                        replacing: true,
+                        page: ViewPage(nextPage: 1, hasNext: false),
+                        now: Date()
+                    )
                 } else if let gone = try cache.storage.item(type: Row.cacheTypeName, id: id) {
                     _ = try cache.storage.applyRemote(type: Row.cacheTypeName, kind: .delete, item: gone, insertInto: [], at: .append, now: Date())
                 }
@@ -205,7 +212,8 @@ public final class CachedFetcher<Row: CacheableModel> {
             // The fetched item is listed in the item's own view under the key the server gave
             // it, which may differ in case from `id`.
             let stored = try cache.storage.viewItems(type: Row.cacheTypeName, view: viewKey).first ?? cache.storage.item(type: Row.cacheTypeName, id: id)
-            items = try stored.map { [try ItemCoding.decodeOne($0, as: Row.self)] }?
+            items =
+                try stored.map { [try ItemCoding.decodeOne($0, as: Row.self)] }?
                 .filter { itemFilter?($0.row) ?? true } ?? []
         }
         if items.isEmpty && !markEmpty { return }
@@ -233,7 +241,10 @@ public final class CachedFetcher<Row: CacheableModel> {
                 }
             }
         }
-        subscription.withLock { $0?.cancel(); $0 = task }
+        subscription.withLock {
+            $0?.cancel()
+            $0 = task
+        }
     }
 
     // MARK: Errors

@@ -1,4 +1,5 @@
 import SelfDB
+
 /// A change to an item made elsewhere (another client, another device), as a realtime
 /// stream reports it. `SelfDBCache.apply(change:)` folds it into the cache.
 public enum CacheChange<Row: CacheableModel>: Sendable, Hashable {

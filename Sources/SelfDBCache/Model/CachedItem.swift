@@ -1,4 +1,5 @@
 import SelfDB
+
 /// A row read from the cache with its mutation state.
 public struct CachedItem<Row: CacheableModel>: Sendable, Hashable, Identifiable {
     /// The row as last written (optimistically or by the server).

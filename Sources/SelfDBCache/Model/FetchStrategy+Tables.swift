@@ -1,5 +1,5 @@
-import SelfDB
 import Foundation
+import SelfDB
 
 extension FetchStrategy where Item: TableModel {
     /// A named view of table rows, fetched page by page through the generated table client.
@@ -18,13 +18,22 @@ extension FetchStrategy where Item: TableModel {
         if problem == nil {
             do { try query.validate() } catch { problem = .invalidArgument(error.detail) }
         }
-        return Self(source: .pages(view: view, pageSize: pageSize, allPages: allPages, fetch: { selfdb, page, size in
-            var request = try client(selfdb).tables.data.query(Item.self).page(page).pageSize(size)
-            if let text = query.searchText { request = request.search(text) }
-            if let sort = query.sortKey { request = request.sort(sort.column, sort.order) }
-            let result = try await request.executePage()
-            return (result.rows, result.hasNext)
-        }, matches: { query.matches($0) }), problem: problem)
+        return Self(
+            source: .pages(
+                view: view,
+                pageSize: pageSize,
+                allPages: allPages,
+                fetch: { selfdb, page, size in
+                    var request = try client(selfdb).tables.data.query(Item.self).page(page).pageSize(size)
+                    if let text = query.searchText { request = request.search(text) }
+                    if let sort = query.sortKey { request = request.sort(sort.column, sort.order) }
+                    let result = try await request.executePage()
+                    return (result.rows, result.hasNext)
+                },
+                matches: { query.matches($0) }
+            ),
+            problem: problem
+        )
     }
 
     /// One row by primary key (its text form: `uuidString` for UUIDs).

@@ -1,5 +1,5 @@
-import SelfDB
 import Foundation
+import SelfDB
 
 /// What a fetcher fetches: a named view (an ordered list of items, one of many views of the
 /// type) filled page by page, or one item.
@@ -55,12 +55,25 @@ public struct FetchStrategy<Item: CacheableModel>: Sendable {
     ///   - pageSize: rows per page, 1 or more.
     ///   - allPages: fetch every page on `load()` rather than one at a time.
     ///   - fetch: loads page `page` (1-based) of `pageSize` rows from the server.
-    public static func pages(view: String, pageSize: Int = 50, allPages: Bool = false,
-                             fetch: @escaping @Sendable (_ page: Int, _ pageSize: Int) async throws -> [Item]) -> Self {
-        Self(source: .pages(view: view, pageSize: pageSize, allPages: allPages, fetch: { _, page, size in
-            let rows = try await fetch(page, size)
-            return (rows, rows.count >= size)
-        }, matches: { _ in true }), problem: checkPaged(view: view, pageSize: pageSize))
+    public static func pages(
+        view: String,
+        pageSize: Int = 50,
+        allPages: Bool = false,
+        fetch: @escaping @Sendable (_ page: Int, _ pageSize: Int) async throws -> [Item]
+    ) -> Self {
+        Self(
+            source: .pages(
+                view: view,
+                pageSize: pageSize,
+                allPages: allPages,
+                fetch: { _, page, size in
+                    let rows = try await fetch(page, size)
+                    return (rows, rows.count >= size)
+                },
+                matches: { _ in true }
+            ),
+            problem: checkPaged(view: view, pageSize: pageSize)
+        )
     }
 
     /// A named view paged by an opaque cursor, for endpoints that page that way: `fetch`
@@ -74,8 +87,12 @@ public struct FetchStrategy<Item: CacheableModel>: Sendable {
     ///   - allPages: fetch every page on `load()` rather than one at a time; a server that
     ///     answers "more" with the cursor it was given fails the load rather than looping.
     ///   - fetch: loads the page after `cursor` (nil: the first page) from the server.
-    public static func cursor(view: String, pageSize: Int = 50, allPages: Bool = false,
-                              fetch: @escaping @Sendable (_ cursor: String?, _ pageSize: Int) async throws -> CursorPage<Item>) -> Self {
+    public static func cursor(
+        view: String,
+        pageSize: Int = 50,
+        allPages: Bool = false,
+        fetch: @escaping @Sendable (_ cursor: String?, _ pageSize: Int) async throws -> CursorPage<Item>
+    ) -> Self {
         Self(source: .cursor(view: view, pageSize: pageSize, allPages: allPages, fetch: fetch), problem: checkPaged(view: view, pageSize: pageSize))
     }
 

@@ -1,4 +1,5 @@
 import SelfDB
+
 /// What a fetcher holds: nothing yet, an empty result, or items.
 public enum FetchedValue<Row: CacheableModel>: Sendable, Hashable {
     /// Nothing read yet (neither from the cache nor from the server).

@@ -1,4 +1,5 @@
 import SelfDB
+
 /// How an optimistic mutation ended for its caller.
 public enum MutationOutcome<Row: CacheableModel>: Sendable, Hashable {
     /// The server accepted it; the row as stored (`nil` for a delete).

@@ -29,10 +29,12 @@ public struct CacheMutations<Item: CacheableModel>: Sendable {
 
     /// Mutations through these calls; leave out the ones the type does not support (a
     /// mutation of that kind is then refused with `CacheError.invalidArgument`).
-    public init(insert: (@Sendable (Item) async throws -> Item?)? = nil,
-                update: (@Sendable (Item) async throws -> Item?)? = nil,
-                delete: (@Sendable (Item) async throws -> Void)? = nil,
-                find: (@Sendable (Item) async throws -> Item?)? = nil) {
+    public init(
+        insert: (@Sendable (Item) async throws -> Item?)? = nil,
+        update: (@Sendable (Item) async throws -> Item?)? = nil,
+        delete: (@Sendable (Item) async throws -> Void)? = nil,
+        find: (@Sendable (Item) async throws -> Item?)? = nil
+    ) {
         self.insert = insert
         self.update = update
         self.delete = delete

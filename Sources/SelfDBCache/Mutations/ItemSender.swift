@@ -21,24 +21,27 @@ struct ItemSender: Sendable {
 
     /// A sender calling the app's endpoint calls.
     static func make<Item: CacheableModel>(_ mutations: CacheMutations<Item>) -> ItemSender {
-        ItemSender(send: { mutation in
-            let item = try decode(mutation, as: Item.self)
-            switch mutation.kind {
-            case .insert:
-                guard let insert = mutations.insert else { throw missing("insert", Item.self) }
-                if mutation.attempted, let find = mutations.find, let existing = try await find(item) {
-                    return try ItemCoding.encode(existing)
+        ItemSender(
+            send: { mutation in
+                let item = try decode(mutation, as: Item.self)
+                switch mutation.kind {
+                case .insert:
+                    guard let insert = mutations.insert else { throw missing("insert", Item.self) }
+                    if mutation.attempted, let find = mutations.find, let existing = try await find(item) {
+                        return try ItemCoding.encode(existing)
+                    }
+                    return try await insert(item).map { try ItemCoding.encode($0) }
+                case .update:
+                    guard let update = mutations.update else { throw missing("update", Item.self) }
+                    return try await update(item).map { try ItemCoding.encode($0) }
+                case .delete:
+                    guard let delete = mutations.delete else { throw missing("delete", Item.self) }
+                    try await delete(item)
+                    return nil
                 }
-                return try await insert(item).map { try ItemCoding.encode($0) }
-            case .update:
-                guard let update = mutations.update else { throw missing("update", Item.self) }
-                return try await update(item).map { try ItemCoding.encode($0) }
-            case .delete:
-                guard let delete = mutations.delete else { throw missing("delete", Item.self) }
-                try await delete(item)
-                return nil
-            }
-        }, supports: mutations.supports)
+            },
+            supports: mutations.supports
+        )
     }
 
     private static func missing(_ kind: String, _ type: Any.Type) -> SelfDBError {

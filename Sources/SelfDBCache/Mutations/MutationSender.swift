@@ -74,7 +74,9 @@ actor MutationSender {
             }
             guard let mutation = next else { break }
             guard let sender = senders[mutation.typeName] else {
-                report.stoppedBy = .invalidArgument("nothing registered for '\(mutation.typeName)'; call register(_:) for a table model or register(_:mutations:) for another model before synchronize()")
+                report.stoppedBy = .invalidArgument(
+                    "nothing registered for '\(mutation.typeName)'; call register(_:) for a table model or register(_:mutations:) for another model before synchronize()"
+                )
                 break
             }
             do {
@@ -123,10 +125,11 @@ actor MutationSender {
     /// How a drain ended, when there was anything to say.
     private func log(_ report: SyncReport) {
         guard report.sent > 0 || !report.rejected.isEmpty || report.stoppedBy != nil else { return }
-        let stopped = report.stoppedBy.map { error -> String in
-            if case .offline = error { return "; stopped: the server is unreachable" }
-            return "; stopped: \(error.isCancellation ? "cancelled" : "an error")"
-        } ?? ""
+        let stopped =
+            report.stoppedBy.map { error -> String in
+                if case .offline = error { return "; stopped: the server is unreachable" }
+                return "; stopped: \(error.isCancellation ? "cancelled" : "an error")"
+            } ?? ""
         logger.info("cache: sent \(report.sent), refused \(report.rejected.count), still queued \(report.remaining)\(stopped)")
     }
 

@@ -1,9 +1,9 @@
-
 /// The cache's tables. Items are keyed by (type, id), so types never collide; a view is an
 /// ordered list of item ids, and one item is shared by all its views.
 enum CacheSchema {
     static func migrate(_ db: CacheDatabase.Access) throws {
-        try db.executeScript("""
+        try db.executeScript(
+            """
             CREATE TABLE IF NOT EXISTS cache_items (
                 type_name TEXT NOT NULL, item_id TEXT NOT NULL, json TEXT NOT NULL,
                 state TEXT NOT NULL DEFAULT 'normal', updated_at REAL NOT NULL,
@@ -21,7 +21,8 @@ enum CacheSchema {
                 kind TEXT NOT NULL, json TEXT NOT NULL, previous_json TEXT, previous_state TEXT,
                 previous_places TEXT NOT NULL, attempted INTEGER NOT NULL DEFAULT 0, created_at REAL NOT NULL);
             CREATE INDEX IF NOT EXISTS cache_mutation_items ON cache_mutations (type_name, item_id, seq);
-            """)
+            """
+        )
         // Added with cursor paging; files written before get the column here.
         if try db.value(Int.self, sql: "SELECT count(*) FROM pragma_table_info('cache_views') WHERE name = 'next_cursor'") == 0 {
             try db.executeScript("ALTER TABLE cache_views ADD COLUMN next_cursor TEXT")

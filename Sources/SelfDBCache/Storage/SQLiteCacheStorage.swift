@@ -73,11 +73,14 @@ final class SQLiteCacheStorage: CacheStorage {
             let listed = Set(try db.values(String.self, sql: "SELECT item_id FROM cache_view_items WHERE type_name = ? AND view_id = ?", arguments: [type, view]))
             if replacing {
                 // Items waiting for the server stay where the user put them.
-                kept = try db.fetchAll(sql: """
-                    SELECT v.item_id, v.position FROM cache_view_items v
-                    JOIN cache_items i ON i.type_name = v.type_name AND i.item_id = v.item_id
-                    WHERE v.type_name = ? AND v.view_id = ? AND i.state != 'normal'
-                    """, arguments: [type, view]).map { (try $0.required("item_id"), try $0.required("position")) }
+                kept = try db.fetchAll(
+                    sql: """
+                        SELECT v.item_id, v.position FROM cache_view_items v
+                        JOIN cache_items i ON i.type_name = v.type_name AND i.item_id = v.item_id
+                        WHERE v.type_name = ? AND v.view_id = ? AND i.state != 'normal'
+                        """,
+                    arguments: [type, view]
+                ).map { (try $0.required("item_id"), try $0.required("position")) }
             } else {
                 base = try db.value(Double.self, sql: "SELECT MAX(position) + 1 FROM cache_view_items WHERE type_name = ? AND view_id = ?", arguments: [type, view]) ?? 0
                 present = listed
@@ -85,11 +88,13 @@ final class SQLiteCacheStorage: CacheStorage {
             // Rows and places that did not change are not written: refreshing a page the
             // server has not changed, the commonest write, then only reads.
             let upsert = try Self.upsertStatement(db)
-            let place = try db.cachedStatement(sql: """
-                INSERT INTO cache_view_items (type_name, view_id, item_id, position) VALUES (?, ?, ?, ?)
-                ON CONFLICT (type_name, view_id, item_id) DO UPDATE SET position = excluded.position
-                WHERE cache_view_items.position IS NOT excluded.position
-                """)
+            let place = try db.cachedStatement(
+                sql: """
+                    INSERT INTO cache_view_items (type_name, view_id, item_id, position) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (type_name, view_id, item_id) DO UPDATE SET position = excluded.position
+                    WHERE cache_view_items.position IS NOT excluded.position
+                    """
+            )
             var offset = 0.0
             for item in items where present.insert(item.id).inserted {
                 try upsert.execute(arguments: [type, item.id, item.body, now.timeIntervalSince1970])
@@ -104,21 +109,26 @@ final class SQLiteCacheStorage: CacheStorage {
                     try drop.execute(arguments: [type, view, id])
                 }
             }
-            try db.execute(sql: """
-                INSERT INTO cache_views (type_name, view_id, next_page, has_next, next_cursor, last_used) VALUES (?, ?, ?, ?, ?, ?)
-                ON CONFLICT (type_name, view_id) DO UPDATE SET next_page = excluded.next_page, has_next = excluded.has_next,
-                  next_cursor = excluded.next_cursor, last_used = excluded.last_used
-                """, arguments: [type, view, page.nextPage, page.hasNext, page.nextCursor, now.timeIntervalSince1970])
+            try db.execute(
+                sql: """
+                    INSERT INTO cache_views (type_name, view_id, next_page, has_next, next_cursor, last_used) VALUES (?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (type_name, view_id) DO UPDATE SET next_page = excluded.next_page, has_next = excluded.has_next,
+                      next_cursor = excluded.next_cursor, last_used = excluded.last_used
+                    """,
+                arguments: [type, view, page.nextPage, page.hasNext, page.nextCursor, now.timeIntervalSince1970]
+            )
         }
     }
 
     /// Writes a server row unless the item has a pending mutation (state not `normal`).
     private static func upsertStatement(_ db: CacheDatabase.Access) throws -> CacheDatabase.CachedStatement {
-        try db.cachedStatement(sql: """
-            INSERT INTO cache_items (type_name, item_id, json, state, updated_at) VALUES (?, ?, ?, 'normal', ?)
-            ON CONFLICT (type_name, item_id) DO UPDATE SET json = excluded.json, updated_at = excluded.updated_at
-            WHERE cache_items.state = 'normal' AND cache_items.json IS NOT excluded.json
-            """)
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO cache_items (type_name, item_id, json, state, updated_at) VALUES (?, ?, ?, 'normal', ?)
+                ON CONFLICT (type_name, item_id) DO UPDATE SET json = excluded.json, updated_at = excluded.updated_at
+                WHERE cache_items.state = 'normal' AND cache_items.json IS NOT excluded.json
+                """
+        )
     }
 
     func enqueue(type: String, kind: MutationKind, item: StoredItem, insertInto views: [String], at position: InsertPosition, now: Date) throws -> Int64 {
@@ -127,25 +137,36 @@ final class SQLiteCacheStorage: CacheStorage {
             let places = try db.fetchAll(sql: "SELECT view_id, position FROM cache_view_items WHERE type_name = ? AND item_id = ?", arguments: [type, item.id])
                 .map { SavedPlace(view: try $0.required("view_id"), position: try $0.required("position")) }
             let placesJSON = String(decoding: try JSONEncoder().encode(places), as: UTF8.self)
-            try db.execute(sql: """
-                INSERT INTO cache_mutations (type_name, item_id, kind, json, previous_json, previous_state, previous_places, attempted, created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?)
-                """, arguments: [type, item.id, kind.rawValue, item.body, previous?["json"] as Data?, previous?["state"] as String?, placesJSON, now.timeIntervalSince1970])
+            try db.execute(
+                sql: """
+                    INSERT INTO cache_mutations (type_name, item_id, kind, json, previous_json, previous_state, previous_places, attempted, created_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?)
+                    """,
+                arguments: [type, item.id, kind.rawValue, item.body, previous?["json"] as Data?, previous?["state"] as String?, placesJSON, now.timeIntervalSince1970]
+            )
             let sequence = db.lastInsertedRowID
             // A delete keeps showing the row it deletes until the server agrees.
             let shown = kind == .delete ? (previous?["json"] as Data? ?? item.body) : item.body
-            try db.execute(sql: """
-                INSERT INTO cache_items (type_name, item_id, json, state, updated_at) VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT (type_name, item_id) DO UPDATE SET json = excluded.json, state = excluded.state, updated_at = excluded.updated_at
-                """, arguments: [type, item.id, shown, kind.pendingState.rawValue, now.timeIntervalSince1970])
+            try db.execute(
+                sql: """
+                    INSERT INTO cache_items (type_name, item_id, json, state, updated_at) VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT (type_name, item_id) DO UPDATE SET json = excluded.json, state = excluded.state, updated_at = excluded.updated_at
+                    """,
+                arguments: [type, item.id, shown, kind.pendingState.rawValue, now.timeIntervalSince1970]
+            )
             for view in views {
                 let value = try Self.position(for: position, type: type, view: view, db: db)
-                try db.execute(sql: "INSERT OR REPLACE INTO cache_view_items (type_name, view_id, item_id, position) VALUES (?, ?, ?, ?)",
-                               arguments: [type, view, item.id, value])
-                try db.execute(sql: """
-                    INSERT INTO cache_views (type_name, view_id, next_page, has_next, last_used) VALUES (?, ?, 1, 1, ?)
-                    ON CONFLICT (type_name, view_id) DO UPDATE SET last_used = excluded.last_used
-                    """, arguments: [type, view, now.timeIntervalSince1970])
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO cache_view_items (type_name, view_id, item_id, position) VALUES (?, ?, ?, ?)",
+                    arguments: [type, view, item.id, value]
+                )
+                try db.execute(
+                    sql: """
+                        INSERT INTO cache_views (type_name, view_id, next_page, has_next, last_used) VALUES (?, ?, 1, 1, ?)
+                        ON CONFLICT (type_name, view_id) DO UPDATE SET last_used = excluded.last_used
+                        """,
+                    arguments: [type, view, now.timeIntervalSince1970]
+                )
             }
             return sequence
         }
@@ -180,7 +201,14 @@ final class SQLiteCacheStorage: CacheStorage {
         try read { db in
             try db.fetchAll(sql: "SELECT seq, type_name, item_id, kind, json, attempted FROM cache_mutations ORDER BY seq").compactMap { row in
                 guard let kind = MutationKind(rawValue: try row.required("kind")) else { return nil }
-                return PendingMutation(sequence: try row.required("seq"), typeName: try row.required("type_name"), itemId: try row.required("item_id"), kind: kind, body: try row.required("json"), attempted: try row.required("attempted"))
+                return PendingMutation(
+                    sequence: try row.required("seq"),
+                    typeName: try row.required("type_name"),
+                    itemId: try row.required("item_id"),
+                    kind: kind,
+                    body: try row.required("json"),
+                    attempted: try row.required("attempted")
+                )
             }
         }
     }
@@ -197,8 +225,10 @@ final class SQLiteCacheStorage: CacheStorage {
                 try Self.rekey(type: mutation.typeName, from: id, to: server.id, db: db)
                 id = server.id
             }
-            let later = try db.fetchAll(sql: "SELECT seq, json, previous_json FROM cache_mutations WHERE type_name = ? AND item_id = ? ORDER BY seq",
-                                        arguments: [mutation.typeName, id])
+            let later = try db.fetchAll(
+                sql: "SELECT seq, json, previous_json FROM cache_mutations WHERE type_name = ? AND item_id = ? ORDER BY seq",
+                arguments: [mutation.typeName, id]
+            )
             // A later local change of the same item is newer than what the server returned;
             // it takes the fields the server set on insert (a key, a timestamp) that it kept.
             guard later.isEmpty else {
@@ -210,8 +240,10 @@ final class SQLiteCacheStorage: CacheStorage {
             if mutation.kind == .delete {
                 try Self.remove(type: mutation.typeName, id: id, db: db)
             } else {
-                try db.execute(sql: "UPDATE cache_items SET json = ?, state = 'normal' WHERE type_name = ? AND item_id = ?",
-                               arguments: [server?.body ?? mutation.body, mutation.typeName, id])
+                try db.execute(
+                    sql: "UPDATE cache_items SET json = ?, state = 'normal' WHERE type_name = ? AND item_id = ?",
+                    arguments: [server?.body ?? mutation.body, mutation.typeName, id]
+                )
             }
         }
     }
@@ -221,10 +253,13 @@ final class SQLiteCacheStorage: CacheStorage {
     /// a refresh or a realtime event that came first) gives way.
     private static func rekey(type: String, from old: String, to new: String, db: CacheDatabase.Access) throws {
         try db.execute(sql: "DELETE FROM cache_items WHERE type_name = ? AND item_id = ?", arguments: [type, new])
-        try db.execute(sql: """
-            DELETE FROM cache_view_items WHERE type_name = ? AND item_id = ? AND view_id IN
-            (SELECT view_id FROM cache_view_items WHERE type_name = ? AND item_id = ?)
-            """, arguments: [type, new, type, old])
+        try db.execute(
+            sql: """
+                DELETE FROM cache_view_items WHERE type_name = ? AND item_id = ? AND view_id IN
+                (SELECT view_id FROM cache_view_items WHERE type_name = ? AND item_id = ?)
+                """,
+            arguments: [type, new, type, old]
+        )
         for table in ["cache_items", "cache_view_items", "cache_mutations"] {
             try db.execute(sql: "UPDATE \(table) SET item_id = ? WHERE type_name = ? AND item_id = ?", arguments: [new, type, old])
         }
@@ -251,8 +286,10 @@ final class SQLiteCacheStorage: CacheStorage {
         }
         for row in later {
             let previous: Data? = row["previous_json"]
-            try db.execute(sql: "UPDATE cache_mutations SET json = ?, previous_json = ? WHERE seq = ?",
-                           arguments: [rebased(try row.required("json")), previous.map(rebased), try row.required("seq") as Int64])
+            try db.execute(
+                sql: "UPDATE cache_mutations SET json = ?, previous_json = ? WHERE seq = ?",
+                arguments: [rebased(try row.required("json")), previous.map(rebased), try row.required("seq") as Int64]
+            )
         }
         if let shown = try db.value(Data.self, sql: "SELECT json FROM cache_items WHERE type_name = ? AND item_id = ?", arguments: [type, id]) {
             try db.execute(sql: "UPDATE cache_items SET json = ? WHERE type_name = ? AND item_id = ?", arguments: [rebased(shown), type, id])
@@ -262,17 +299,23 @@ final class SQLiteCacheStorage: CacheStorage {
     func rollback(_ mutation: PendingMutation) throws {
         try write { db in
             guard let saved = try db.fetchOne(sql: "SELECT previous_json, previous_state, previous_places FROM cache_mutations WHERE seq = ?", arguments: [mutation.sequence]) else { return }
-            try db.execute(sql: "DELETE FROM cache_mutations WHERE type_name = ? AND item_id = ? AND seq >= ?",
-                           arguments: [mutation.typeName, mutation.itemId, mutation.sequence])
+            try db.execute(
+                sql: "DELETE FROM cache_mutations WHERE type_name = ? AND item_id = ? AND seq >= ?",
+                arguments: [mutation.typeName, mutation.itemId, mutation.sequence]
+            )
             try Self.remove(type: mutation.typeName, id: mutation.itemId, db: db)
             guard let body: Data = saved["previous_json"] else { return }
-            try db.execute(sql: "INSERT INTO cache_items (type_name, item_id, json, state, updated_at) VALUES (?, ?, ?, ?, ?)",
-                           arguments: [mutation.typeName, mutation.itemId, body, saved["previous_state"] as String? ?? "normal", Date().timeIntervalSince1970])
+            try db.execute(
+                sql: "INSERT INTO cache_items (type_name, item_id, json, state, updated_at) VALUES (?, ?, ?, ?, ?)",
+                arguments: [mutation.typeName, mutation.itemId, body, saved["previous_state"] as String? ?? "normal", Date().timeIntervalSince1970]
+            )
             let placesJSON: String = saved["previous_places"] ?? "[]"
             let places = (try? JSONDecoder().decode([SavedPlace].self, from: Data(placesJSON.utf8))) ?? []
             for place in places {
-                try db.execute(sql: "INSERT OR REPLACE INTO cache_view_items (type_name, view_id, item_id, position) VALUES (?, ?, ?, ?)",
-                               arguments: [mutation.typeName, place.view, mutation.itemId, place.position])
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO cache_view_items (type_name, view_id, item_id, position) VALUES (?, ?, ?, ?)",
+                    arguments: [mutation.typeName, place.view, mutation.itemId, place.position]
+                )
             }
         }
     }
@@ -301,12 +344,14 @@ final class SQLiteCacheStorage: CacheStorage {
 
     func evict(_ policy: EvictionPolicy, inUse: Set<ViewKey>, now: Date) throws -> Int {
         try write { db in
-            let views = try db.fetchAll(sql: """
-                SELECT type_name, view_id, last_used FROM cache_views v
-                WHERE NOT EXISTS (SELECT 1 FROM cache_view_items x JOIN cache_items i ON i.type_name = x.type_name AND i.item_id = x.item_id
-                                  WHERE x.type_name = v.type_name AND x.view_id = v.view_id AND i.state != 'normal')
-                ORDER BY type_name, last_used DESC
-                """)
+            let views = try db.fetchAll(
+                sql: """
+                    SELECT type_name, view_id, last_used FROM cache_views v
+                    WHERE NOT EXISTS (SELECT 1 FROM cache_view_items x JOIN cache_items i ON i.type_name = x.type_name AND i.item_id = x.item_id
+                                      WHERE x.type_name = v.type_name AND x.view_id = v.view_id AND i.state != 'normal')
+                    ORDER BY type_name, last_used DESC
+                    """
+            )
             var idleCount: [String: Int] = [:]
             var dropped = 0
             for row in views {
@@ -320,10 +365,12 @@ final class SQLiteCacheStorage: CacheStorage {
                 try db.execute(sql: "DELETE FROM cache_views WHERE type_name = ? AND view_id = ?", arguments: [key.typeName, key.view])
                 dropped += 1
             }
-            try db.execute(sql: """
-                DELETE FROM cache_items WHERE state = 'normal' AND NOT EXISTS
-                (SELECT 1 FROM cache_view_items v WHERE v.type_name = cache_items.type_name AND v.item_id = cache_items.item_id)
-                """)
+            try db.execute(
+                sql: """
+                    DELETE FROM cache_items WHERE state = 'normal' AND NOT EXISTS
+                    (SELECT 1 FROM cache_view_items v WHERE v.type_name = cache_items.type_name AND v.item_id = cache_items.item_id)
+                    """
+            )
             return dropped
         }
     }

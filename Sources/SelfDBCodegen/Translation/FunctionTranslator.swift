@@ -29,7 +29,8 @@ struct FunctionTranslator {
         endpoint.parameters.flatMap { parameter -> [String] in
             if parameter.location == .body, parameter.flatten, let fields = flattenedFields(parameter) {
                 return fields.map { field in
-                    let defaultValue = field.defaultValue.map { " = " + types.literal($0.value, for: field.type.value) }
+                    let defaultValue =
+                        field.defaultValue.map { " = " + types.literal($0.value, for: field.type.value) }
                         ?? (field.type.value.isOptional ? " = nil" : "")
                     return "\(SwiftNamesRendering.member(field.swiftName.value)): \(types.swiftType(field.type.value))\(defaultValue)"
                 }
@@ -117,7 +118,8 @@ struct FunctionTranslator {
             case .literal(let text):
                 literal += String(text.swiftLiteral.dropFirst().dropLast())
             case .parameter(let name, let rest):
-                let swiftName = endpoint.parameters.first { $0.key.value == name && $0.location == .path }?.swiftName.value
+                let swiftName =
+                    endpoint.parameters.first { $0.key.value == name && $0.location == .path }?.swiftName.value
                     ?? NameConversion.swiftIdentifier(fromWireName: name)
                 literal += "\\(\(rest ? "pathRest" : "path"): \(SwiftNamesRendering.member(swiftName)))"
             }

@@ -33,8 +33,9 @@ struct TypeMapper {
         var current = type
         for _ in 0..<32 {
             guard case .named(let name) = current.nonOptional,
-                  let model = spec.models.first(where: { $0.name.value == name }),
-                  case .alias(let target) = model.kind else { return current }
+                let model = spec.models.first(where: { $0.name.value == name }),
+                case .alias(let target) = model.kind
+            else { return current }
             current = current.isOptional && !target.value.isOptional ? .optional(target.value) : target.value
         }
         return current
@@ -62,7 +63,8 @@ struct TypeMapper {
     /// The Swift expression for a default literal of `type`.
     func literal(_ value: LiteralValue, for type: TypeReference) -> String {
         if case .enumeration(let enumeration) = declaration(of: type)?.kind, case .string(let text) = value,
-           let match = enumeration.cases.first(where: { $0.value.value == text }) {
+            let match = enumeration.cases.first(where: { $0.value.value == text })
+        {
             return "." + SwiftNamesRendering.member(match.swiftName.value)
         }
         if type.nonOptional == .named(BuiltinType.sortDirection.rawValue), case .string(let text) = value {

@@ -26,8 +26,12 @@ struct PasswordHasher: Sendable {
 
     private func derive(_ password: String, salt: [UInt8], iterations: Int) throws -> [UInt8] {
         let key = try KDF.Insecure.PBKDF2.deriveKey(
-            from: Array(password.utf8), salt: salt, using: .sha256, outputByteCount: 32,
-            unsafeUncheckedRounds: iterations)
+            from: Array(password.utf8),
+            salt: salt,
+            using: .sha256,
+            outputByteCount: 32,
+            unsafeUncheckedRounds: iterations
+        )
         return key.withUnsafeBytes { Array($0) }
     }
 

@@ -31,7 +31,8 @@ struct SessionStore: Sendable {
             arguments: [
                 Self.digest(refreshToken), user.id,
                 now.timeIntervalSince1970 + services.configuration.refreshTokenLifetime, Timestamp.string(from: now),
-            ])
+            ]
+        )
         return [
             "access_token": .string(accessToken),
             "refresh_token": .string(refreshToken),
@@ -47,13 +48,17 @@ struct SessionStore: Sendable {
         let outcome: Result<JSONValue, APIError> = try await services.database.pool.write { db in
             guard
                 let row = try Row.fetchOne(
-                    db, sql: "SELECT user_id, revoked, expires_at FROM _selfdb_refresh_tokens WHERE token_hash = ?",
-                    arguments: [hash])
+                    db,
+                    sql: "SELECT user_id, revoked, expires_at FROM _selfdb_refresh_tokens WHERE token_hash = ?",
+                    arguments: [hash]
+                )
             else { return .failure(.unauthorized("Invalid refresh token")) }
             let userID: String = row["user_id"]
             if row["revoked"] as Bool {
                 try db.execute(
-                    sql: "UPDATE _selfdb_refresh_tokens SET revoked = 1 WHERE user_id = ?", arguments: [userID])
+                    sql: "UPDATE _selfdb_refresh_tokens SET revoked = 1 WHERE user_id = ?",
+                    arguments: [userID]
+                )
                 return .failure(.unauthorized("Refresh token reuse detected. All sessions have been revoked."))
             }
             try db.execute(sql: "UPDATE _selfdb_refresh_tokens SET revoked = 1 WHERE token_hash = ?", arguments: [hash])
@@ -75,7 +80,8 @@ struct SessionStore: Sendable {
             if let refreshToken {
                 try db.execute(
                     sql: "UPDATE _selfdb_refresh_tokens SET revoked = 1 WHERE token_hash = ? AND user_id = ?",
-                    arguments: [Self.digest(refreshToken), user.id])
+                    arguments: [Self.digest(refreshToken), user.id]
+                )
             } else {
                 try db.execute(sql: "UPDATE _selfdb_refresh_tokens SET revoked = 1 WHERE user_id = ?", arguments: [user.id])
             }

@@ -79,7 +79,8 @@ struct EmulatorDatabase: Sendable {
                         updated_at TEXT NOT NULL,
                         UNIQUE (bucket_id, path)
                     );
-                    """)
+                    """
+            )
         }
         return migrator
     }
@@ -93,7 +94,9 @@ struct EmulatorDatabase: Sendable {
             var generator = SystemRandomNumberGenerator()
             let secret = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
             try db.execute(
-                sql: "INSERT INTO _selfdb_settings (key, value) VALUES (?, ?)", arguments: [name, Data(secret)])
+                sql: "INSERT INTO _selfdb_settings (key, value) VALUES (?, ?)",
+                arguments: [name, Data(secret)]
+            )
             return secret
         }
     }

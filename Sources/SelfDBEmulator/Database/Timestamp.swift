@@ -23,8 +23,14 @@ enum Timestamp {
         gmtime_r(&whole, &parts)
         return String(
             format: "%04d-%02d-%02dT%02d:%02d:%02d.%06dZ",
-            Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
-            Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), micros)
+            Int(parts.tm_year) + 1900,
+            Int(parts.tm_mon) + 1,
+            Int(parts.tm_mday),
+            Int(parts.tm_hour),
+            Int(parts.tm_min),
+            Int(parts.tm_sec),
+            micros
+        )
     }
 
     static func now() -> String {

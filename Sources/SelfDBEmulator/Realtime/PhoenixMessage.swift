@@ -24,8 +24,12 @@ enum PhoenixSerializer: Sendable {
                 let event = object["event"]?.stringValue
             else { return nil }
             return PhoenixMessage(
-                joinRef: object["join_ref"] ?? .null, ref: object["ref"] ?? .null, topic: topic, event: event,
-                payload: object["payload"] ?? .object(JSONObject()))
+                joinRef: object["join_ref"] ?? .null,
+                ref: object["ref"] ?? .null,
+                topic: topic,
+                event: event,
+                payload: object["payload"] ?? .object(JSONObject())
+            )
         case .v2:
             guard let array = value.arrayValue, array.count == 5, let topic = array[2].stringValue,
                 let event = array[3].stringValue
@@ -44,10 +48,13 @@ enum PhoenixSerializer: Sendable {
                         ("event", .string(message.event)),
                         ("payload", message.payload),
                         ("ref", message.ref),
-                    ])))
+                    ])
+                )
+            )
         case .v2:
             JSONWriter.string(
-                .array([message.joinRef, message.ref, .string(message.topic), .string(message.event), message.payload]))
+                .array([message.joinRef, message.ref, .string(message.topic), .string(message.event), message.payload])
+            )
         }
     }
 }

@@ -44,7 +44,9 @@ struct RealtimeConnection: Sendable {
     }
 
     private func read(
-        _ inbound: WebSocketInboundStream, id: UUID, lastHeard: Locked<ContinuousClock.Instant>,
+        _ inbound: WebSocketInboundStream,
+        id: UUID,
+        lastHeard: Locked<ContinuousClock.Instant>,
         outbox: AsyncStream<RealtimeHub.Outbound>.Continuation
     ) async {
         do {
@@ -85,8 +87,12 @@ struct RealtimeConnection: Sendable {
         -> PhoenixMessage
     {
         PhoenixMessage(
-            joinRef: frame.joinRef, ref: frame.ref, topic: frame.topic, event: "phx_reply",
-            payload: .object(JSONObject([("status", .string(status)), ("response", response)])))
+            joinRef: frame.joinRef,
+            ref: frame.ref,
+            topic: frame.topic,
+            event: "phx_reply",
+            payload: .object(JSONObject([("status", .string(status)), ("response", response)]))
+        )
     }
 
     private func handle(_ frame: PhoenixMessage, id: UUID) -> [PhoenixMessage] {

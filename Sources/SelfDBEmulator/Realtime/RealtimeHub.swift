@@ -53,9 +53,15 @@ final class RealtimeHub: Sendable {
                 ("table", .string(table)),
                 ("new", new ?? .null),
                 ("old", old ?? .null),
-            ]))
+            ])
+        )
         let message = PhoenixMessage(
-            joinRef: .null, ref: .null, topic: topic, event: change.rawValue.lowercased(), payload: payload)
+            joinRef: .null,
+            ref: .null,
+            topic: topic,
+            event: change.rawValue.lowercased(),
+            payload: payload
+        )
         let frames: (v1: String, v2: String) = (PhoenixSerializer.v1.encode(message), PhoenixSerializer.v2.encode(message))
         subscribers.withLock { all in
             for subscriber in all.values where subscriber.topics[topic] != nil {

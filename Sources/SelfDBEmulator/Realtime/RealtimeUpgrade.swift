@@ -30,8 +30,10 @@ struct RealtimeUpgrade: Sendable {
         guard key == services.configuration.apiKey else { return .dontUpgrade }
         services.controls.record(RecordedRequest(method: "GET", path: path, query: parts.count > 1 ? String(parts[1]) : nil, status: 101))
         let connection = RealtimeConnection(
-            hub: services.realtime, serializer: serializer,
-            idleTimeout: .milliseconds(Int64(services.configuration.realtimeIdleTimeout * 1000)))
+            hub: services.realtime,
+            serializer: serializer,
+            idleTimeout: .milliseconds(Int64(services.configuration.realtimeIdleTimeout * 1000))
+        )
         return .upgrade([:]) { inbound, outbound, _ in
             await connection.run(inbound: inbound, outbound: outbound)
         }

@@ -38,7 +38,9 @@ struct EmulatorResponder: HTTPResponder {
 
     private static func response(for fault: InjectedFault) -> Response {
         var response = Response.json(
-            ["detail": .string(fault.detail)], status: HTTPResponse.Status(code: fault.status))
+            ["detail": .string(fault.detail)],
+            status: HTTPResponse.Status(code: fault.status)
+        )
         if let retryAfter = fault.retryAfter {
             response.headers[.retryAfter] = String(retryAfter)
         }
@@ -67,8 +69,13 @@ struct EmulatorResponder: HTTPResponder {
                     ? services.configuration.maximumUploadSize : services.configuration.maximumJSONBodySize
                 let body = try await collect(request.body, limit: limit)
                 let apiRequest = APIRequest(
-                    method: request.method, path: path, parameters: parameters,
-                    query: QueryParameters(rawQuery: request.uri.query ?? ""), headers: request.headers, body: body)
+                    method: request.method,
+                    path: path,
+                    parameters: parameters,
+                    query: QueryParameters(rawQuery: request.uri.query ?? ""),
+                    headers: request.headers,
+                    body: body
+                )
                 return try await route.handler(apiRequest, services)
             }
         } catch let error as APIError {

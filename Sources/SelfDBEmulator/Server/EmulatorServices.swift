@@ -13,8 +13,13 @@ final class EmulatorServices: Sendable {
     let synchro: SynchroServer?
 
     init(
-        configuration: SelfDBEmulator.Configuration, database: EmulatorDatabase, jwt: JSONWebToken,
-        controls: TestControls, realtime: RealtimeHub, blobs: BlobStore, synchro: SynchroServer? = nil
+        configuration: SelfDBEmulator.Configuration,
+        database: EmulatorDatabase,
+        jwt: JSONWebToken,
+        controls: TestControls,
+        realtime: RealtimeHub,
+        blobs: BlobStore,
+        synchro: SynchroServer? = nil
     ) {
         self.configuration = configuration
         self.database = database

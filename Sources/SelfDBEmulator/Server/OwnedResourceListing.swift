@@ -44,7 +44,8 @@ enum OwnedResourceListing {
         let filter = visibility(user, search: listing.search)
         let records = try await services.database.pool.read { db in
             try Row.fetchAll(
-                db, sql: "SELECT * FROM \(table) \(filter.sql) \(listing.orderClause) LIMIT ? OFFSET ?",
+                db,
+                sql: "SELECT * FROM \(table) \(filter.sql) \(listing.orderClause) LIMIT ? OFFSET ?",
                 arguments: filter.arguments + [listing.limit, listing.skip]
             ).map { try render($0, db) }
         }

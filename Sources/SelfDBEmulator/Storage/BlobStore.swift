@@ -23,7 +23,9 @@ struct BlobStore: Sendable {
     func write(_ bytes: [UInt8], key: String) throws {
         let destination = url(forKey: key)
         try FileManager.default.createDirectory(
-            at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+            at: destination.deletingLastPathComponent(),
+            withIntermediateDirectories: true
+        )
         try Data(bytes).write(to: destination, options: .atomic)
     }
 

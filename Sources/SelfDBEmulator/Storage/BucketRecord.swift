@@ -12,8 +12,14 @@ struct BucketRecord: Sendable {
     var updatedAt: String
 
     init(
-        id: String, name: String, isPublic: Bool, description: String?, metadata: JSONValue, ownerID: String,
-        createdAt: String, updatedAt: String
+        id: String,
+        name: String,
+        isPublic: Bool,
+        description: String?,
+        metadata: JSONValue,
+        ownerID: String,
+        createdAt: String,
+        updatedAt: String
     ) {
         self.id = id
         self.name = name
@@ -39,8 +45,10 @@ struct BucketRecord: Sendable {
     /// BucketResponse, with live file statistics.
     func json(in db: Database) throws -> JSONValue {
         let stats = try Row.fetchOne(
-            db, sql: "SELECT COUNT(*) AS n, COALESCE(SUM(size), 0) AS total FROM _selfdb_files WHERE bucket_id = ?",
-            arguments: [id])
+            db,
+            sql: "SELECT COUNT(*) AS n, COALESCE(SUM(size), 0) AS total FROM _selfdb_files WHERE bucket_id = ?",
+            arguments: [id]
+        )
         return .object(
             JSONObject([
                 ("id", .string(id)),
@@ -53,7 +61,8 @@ struct BucketRecord: Sendable {
                 ("metadata", metadata),
                 ("created_at", .string(createdAt)),
                 ("updated_at", .string(updatedAt)),
-            ]))
+            ])
+        )
     }
 
     func realtimeJSON(in db: Database) throws -> JSONValue {
@@ -77,13 +86,15 @@ struct BucketRecord: Sendable {
                 INSERT INTO _selfdb_buckets (id, name, public, description, metadata, owner_id, created_at, updated_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """,
-            arguments: [id, name, isPublic, description, JSONWriter.string(metadata), ownerID, createdAt, updatedAt])
+            arguments: [id, name, isPublic, description, JSONWriter.string(metadata), ownerID, createdAt, updatedAt]
+        )
     }
 
     func update(_ db: Database) throws {
         try db.execute(
             sql: "UPDATE _selfdb_buckets SET public = ?, description = ?, metadata = ?, updated_at = ? WHERE id = ?",
-            arguments: [isPublic, description, JSONWriter.string(metadata), updatedAt, id])
+            arguments: [isPublic, description, JSONWriter.string(metadata), updatedAt, id]
+        )
     }
 
     /// Public buckets are open to all; private ones need their owner (or an ADMIN).

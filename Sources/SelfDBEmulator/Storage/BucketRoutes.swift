@@ -43,8 +43,15 @@ enum BucketRoutes {
 
         let now = Timestamp.now()
         let bucket = BucketRecord(
-            id: UUIDText.random(), name: name, isPublic: isPublic, description: description,
-            metadata: .object(metadata), ownerID: user.id, createdAt: now, updatedAt: now)
+            id: UUIDText.random(),
+            name: name,
+            isPublic: isPublic,
+            description: description,
+            metadata: .object(metadata),
+            ownerID: user.id,
+            createdAt: now,
+            updatedAt: now
+        )
         let (json, realtime): (JSONValue, JSONValue?) = try await services.database.pool.write { db in
             if let existing = try BucketRecord.find(name: name, in: db) {
                 return (try existing.json(in: db), nil)

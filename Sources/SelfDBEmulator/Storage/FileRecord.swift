@@ -15,8 +15,17 @@ struct FileRecord: Sendable {
     var updatedAt: String
 
     init(
-        id: String, bucketID: String, name: String, path: String, size: Int64, mimeType: String, ownerID: String?,
-        metadata: JSONValue, blobKey: String, createdAt: String, updatedAt: String
+        id: String,
+        bucketID: String,
+        name: String,
+        path: String,
+        size: Int64,
+        mimeType: String,
+        ownerID: String?,
+        metadata: JSONValue,
+        blobKey: String,
+        createdAt: String,
+        updatedAt: String
     ) {
         self.id = id
         self.bucketID = bucketID
@@ -64,7 +73,8 @@ struct FileRecord: Sendable {
                 ("deleted_at", .null),
                 ("created_at", .string(createdAt)),
                 ("updated_at", .string(updatedAt)),
-            ]))
+            ])
+        )
     }
 
     var realtimeJSON: JSONValue {
@@ -92,7 +102,8 @@ struct FileRecord: Sendable {
             arguments: [
                 id, bucketID, name, path, size, mimeType, ownerID, JSONWriter.string(metadata), blobKey,
                 createdAt, updatedAt,
-            ])
+            ]
+        )
     }
 
     /// The file's owner, its bucket's owner, or an ADMIN may change it.

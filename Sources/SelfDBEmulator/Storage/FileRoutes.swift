@@ -38,8 +38,10 @@ enum FileRoutes {
         let buckets = OwnedResourceListing.visibility(user, search: nil)
         let json: JSONValue = try await services.database.pool.read { db in
             let row = try Row.fetchOne(
-                db, sql: "SELECT COUNT(*) AS n, COALESCE(SUM(size), 0) AS total FROM _selfdb_files \(files.sql)",
-                arguments: files.arguments)
+                db,
+                sql: "SELECT COUNT(*) AS n, COALESCE(SUM(size), 0) AS total FROM _selfdb_files \(files.sql)",
+                arguments: files.arguments
+            )
             let bucketCount =
                 try Int64.fetchOne(db, sql: "SELECT COUNT(*) FROM _selfdb_buckets \(buckets.sql)", arguments: buckets.arguments)
                 ?? 0
@@ -146,17 +148,27 @@ enum FileRoutes {
             var path = requestedPath
             var number = 0
             while try Bool.fetchOne(
-                db, sql: "SELECT EXISTS (SELECT 1 FROM _selfdb_files WHERE bucket_id = ? AND path = ?)",
-                arguments: [bucketID, path]) ?? false
-            {
+                db,
+                sql: "SELECT EXISTS (SELECT 1 FROM _selfdb_files WHERE bucket_id = ? AND path = ?)",
+                arguments: [bucketID, path]
+            ) ?? false {
                 number += 1
                 path = ObjectPath.numbered(requestedPath, number)
             }
             try services.blobs.write(bytes, key: key)
             let file = FileRecord(
-                id: fileID, bucketID: bucketID, name: ObjectPath.name(of: path), path: path, size: Int64(bytes.count),
-                mimeType: contentType, ownerID: user?.id, metadata: .object(JSONObject()),
-                blobKey: key, createdAt: now, updatedAt: now)
+                id: fileID,
+                bucketID: bucketID,
+                name: ObjectPath.name(of: path),
+                path: path,
+                size: Int64(bytes.count),
+                mimeType: contentType,
+                ownerID: user?.id,
+                metadata: .object(JSONObject()),
+                blobKey: key,
+                createdAt: now,
+                updatedAt: now
+            )
             try file.insert(db)
             return (file, bucket)
         }
@@ -205,7 +217,8 @@ enum FileRoutes {
             file.updatedAt = Timestamp.now()
             try db.execute(
                 sql: "UPDATE _selfdb_files SET metadata = ?, updated_at = ? WHERE id = ?",
-                arguments: [JSONWriter.string(file.metadata), file.updatedAt, id])
+                arguments: [JSONWriter.string(file.metadata), file.updatedAt, id]
+            )
             return (old, file)
         }
         services.realtime.broadcast(table: "files", change: .update, new: new.realtimeJSON, old: old.realtimeJSON)
@@ -238,7 +251,10 @@ enum FileRoutes {
             try bucket.requireRead(user)
             guard
                 let row = try Row.fetchOne(
-                    db, sql: "SELECT * FROM _selfdb_files WHERE bucket_id = ? AND path = ?", arguments: [bucket.id, path])
+                    db,
+                    sql: "SELECT * FROM _selfdb_files WHERE bucket_id = ? AND path = ?",
+                    arguments: [bucket.id, path]
+                )
             else { throw APIError.notFound("File not found") }
             return FileRecord(row: row)
         }
@@ -257,7 +273,8 @@ enum FileRoutes {
                 .contentLength: String(data.count),
                 .contentDisposition: contentDisposition(file.name),
             ],
-            body: .init(byteBuffer: buffer))
+            body: .init(byteBuffer: buffer)
+        )
     }
 
     /// `attachment; filename="..."`, with an RFC 5987 form for non-ASCII names.

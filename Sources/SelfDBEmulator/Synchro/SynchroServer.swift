@@ -36,7 +36,9 @@ final class SynchroServer: Sendable {
         store = try SynchroStore(path: directory.appendingPathComponent("synchro.sqlite").path, schema: schema)
         schemaVersion = try store.schemaVersion(for: schema.hash)
         authenticator = SyncAuthenticator(
-            emulatorTokens: emulatorTokens, externalSecret: configuration.syncJWTSecret.map { Array($0.utf8) })
+            emulatorTokens: emulatorTokens,
+            externalSecret: configuration.syncJWTSecret.map { Array($0.utf8) }
+        )
         minimumAppVersion = configuration.syncMinimumAppVersion.flatMap(AppVersion.init)
         toleranceMilliseconds = Int64((configuration.syncClockSkewTolerance * 1000).rounded())
         maximumBodySize = configuration.maximumJSONBodySize

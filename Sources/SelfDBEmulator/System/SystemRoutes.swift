@@ -26,6 +26,7 @@ enum SystemRoutes {
     static func markInitialized(in db: Database) throws {
         try db.execute(
             sql: "INSERT OR IGNORE INTO _selfdb_settings (key, value) VALUES (?, ?)",
-            arguments: [initializedKey, Data([1])])
+            arguments: [initializedKey, Data([1])]
+        )
     }
 }

@@ -49,14 +49,23 @@ enum ColumnRoutes {
                 throw APIError.conflict("Column '\(name)' already exists")
             }
             let column = ColumnDefinition(
-                name: name, type: type, kind: parsed.kind, length: parsed.length, nullable: nullable,
-                sqlDefault: try defaultLiteral(rawDefault, kind: parsed.kind))
+                name: name,
+                type: type,
+                kind: parsed.kind,
+                length: parsed.length,
+                nullable: nullable,
+                sqlDefault: try defaultLiteral(rawDefault, kind: parsed.kind)
+            )
             if !nullable && column.sqlDefault == nil {
                 // SQLite cannot ADD a NOT NULL column without default; Postgres can when
                 // the table is empty.
                 try TableDDL.rebuild(
-                    table.name, from: table.columns, to: table.columns + [column],
-                    sources: Dictionary(uniqueKeysWithValues: table.columns.map { ($0.name, $0.name) }), in: db)
+                    table.name,
+                    from: table.columns,
+                    to: table.columns + [column],
+                    sources: Dictionary(uniqueKeysWithValues: table.columns.map { ($0.name, $0.name) }),
+                    in: db
+                )
             } else {
                 try TableDDL.addColumn(column, table: table.name, in: db)
             }
@@ -127,11 +136,20 @@ enum ColumnRoutes {
             {
                 var before = table.columns
                 before[index] = ColumnDefinition(
-                    name: column.name, type: old.type, kind: old.kind, length: old.length, nullable: old.nullable,
-                    sqlDefault: old.sqlDefault)
+                    name: column.name,
+                    type: old.type,
+                    kind: old.kind,
+                    length: old.length,
+                    nullable: old.nullable,
+                    sqlDefault: old.sqlDefault
+                )
                 try TableDDL.rebuild(
-                    table.name, from: before, to: table.columns,
-                    sources: Dictionary(uniqueKeysWithValues: table.columns.map { ($0.name, $0.name) }), in: db)
+                    table.name,
+                    from: before,
+                    to: table.columns,
+                    sources: Dictionary(uniqueKeysWithValues: table.columns.map { ($0.name, $0.name) }),
+                    in: db
+                )
             }
             var schema = JSONObject()
             for (key, value) in table.schema {

@@ -42,7 +42,8 @@ enum RowRoutes {
             if let sortBy, !sortBy.isEmpty {
                 guard table.column(named: sortBy) != nil else {
                     throw APIError.badRequest(
-                        "Invalid sort_by column: '\(sortBy)'. Valid columns: \(table.columns.map(\.name).joined(separator: ", "))")
+                        "Invalid sort_by column: '\(sortBy)'. Valid columns: \(table.columns.map(\.name).joined(separator: ", "))"
+                    )
                 }
                 let direction = descending ? "DESC" : "ASC"
                 order = "ORDER BY \(SQLIdentifier.quote(sortBy)) \(direction), rowid \(direction)"
@@ -61,8 +62,10 @@ enum RowRoutes {
             let total = try Int64.fetchOne(db, sql: "SELECT COUNT(*) FROM \(quoted(table)) \(filter)", arguments: arguments) ?? 0
             let offset = (page - 1).multipliedReportingOverflow(by: pageSize)
             let rows = try Row.fetchAll(
-                db, sql: "SELECT * FROM \(quoted(table)) \(filter) \(order) LIMIT ? OFFSET ?",
-                arguments: arguments + [pageSize, offset.overflow ? Int64.max : offset.partialValue])
+                db,
+                sql: "SELECT * FROM \(quoted(table)) \(filter) \(order) LIMIT ? OFFSET ?",
+                arguments: arguments + [pageSize, offset.overflow ? Int64.max : offset.partialValue]
+            )
             return [
                 "data": .array(rows.map { rowJSON($0, table: table) }),
                 "total": .int(total),
@@ -127,13 +130,17 @@ enum RowRoutes {
             do {
                 try db.execute(
                     sql: "INSERT INTO \(quoted(table)) (\(names)) VALUES (\(placeholders))",
-                    arguments: StatementArguments(encoded.map(\.1)))
+                    arguments: StatementArguments(encoded.map(\.1))
+                )
             } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
                 throw APIError.badRequest(constraintMessage(error, table: table))
             }
             guard
                 let inserted = try Row.fetchOne(
-                    db, sql: "SELECT * FROM \(quoted(table)) WHERE rowid = ?", arguments: [db.lastInsertedRowID])
+                    db,
+                    sql: "SELECT * FROM \(quoted(table)) WHERE rowid = ?",
+                    arguments: [db.lastInsertedRowID]
+                )
             else { throw APIError(status: .internalServerError, detail: "Inserted row vanished") }
             return (rowJSON(inserted, table: table), table)
         }
@@ -145,7 +152,9 @@ enum RowRoutes {
 
     /// The rows a PATCH/DELETE may touch: for non-admins only their own (by `user_id`).
     private static func target(
-        _ request: APIRequest, table: TableRecord, user: UserRecord
+        _ request: APIRequest,
+        table: TableRecord,
+        user: UserRecord
     ) throws(APIError) -> (where: String, arguments: StatementArguments) {
         var query = request.query
         let idColumnName = (query.string("id_column") ?? "id").trimmingSpaces
@@ -163,7 +172,8 @@ enum RowRoutes {
         if !user.isAdmin {
             guard table.column(named: "user_id") != nil else {
                 throw APIError.badRequest(
-                    "Table \"\(table.name)\" has no user_id column: only admins can modify its rows")
+                    "Table \"\(table.name)\" has no user_id column: only admins can modify its rows"
+                )
             }
             clause += " AND CAST(\"user_id\" AS TEXT) = ?"
             arguments += [user.id]
@@ -184,7 +194,10 @@ enum RowRoutes {
             let target = try target(request, table: table, user: user)
             let encoded = try encode(values, for: table)
             let rowIDs = try Int64.fetchAll(
-                db, sql: "SELECT rowid FROM \(quoted(table)) \(target.where)", arguments: target.arguments)
+                db,
+                sql: "SELECT rowid FROM \(quoted(table)) \(target.where)",
+                arguments: target.arguments
+            )
             guard let first = rowIDs.first,
                 let before = try Row.fetchOne(db, sql: "SELECT * FROM \(quoted(table)) WHERE rowid = ?", arguments: [first])
             else { throw APIError.notFound("Row not found") }
@@ -192,7 +205,8 @@ enum RowRoutes {
             do {
                 try db.execute(
                     sql: "UPDATE \(quoted(table)) SET \(assignments) \(target.where)",
-                    arguments: StatementArguments(encoded.map(\.1)) + target.arguments)
+                    arguments: StatementArguments(encoded.map(\.1)) + target.arguments
+                )
             } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
                 throw APIError.badRequest(constraintMessage(error, table: table))
             }

@@ -23,7 +23,8 @@ enum TableDDL {
 
     static func renameColumn(_ old: String, to new: String, table: String, in db: Database) throws {
         try db.execute(
-            sql: "ALTER TABLE \(SQLIdentifier.quote(table)) RENAME COLUMN \(SQLIdentifier.quote(old)) TO \(SQLIdentifier.quote(new))")
+            sql: "ALTER TABLE \(SQLIdentifier.quote(table)) RENAME COLUMN \(SQLIdentifier.quote(old)) TO \(SQLIdentifier.quote(new))"
+        )
     }
 
     static func addColumn(_ column: ColumnDefinition, table: String, in db: Database) throws {
@@ -38,8 +39,11 @@ enum TableDDL {
     /// column its values come from; new columns without a source start empty (their
     /// default, or NULL).
     static func rebuild(
-        _ table: String, from oldColumns: [ColumnDefinition], to columns: [ColumnDefinition],
-        sources: [String: String], in db: Database
+        _ table: String,
+        from oldColumns: [ColumnDefinition],
+        to columns: [ColumnDefinition],
+        sources: [String: String],
+        in db: Database
     ) throws {
         let scratch = "_selfdb_rebuild"
         try db.execute(sql: "DROP TABLE IF EXISTS \(scratch)")
@@ -53,7 +57,8 @@ enum TableDDL {
         let names = ["rowid"] + copied.map { SQLIdentifier.quote($0.new.name) }
         let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
         let insert = try db.makeStatement(
-            sql: "INSERT INTO \(scratch) (\(names.joined(separator: ", "))) VALUES (\(placeholders))")
+            sql: "INSERT INTO \(scratch) (\(names.joined(separator: ", "))) VALUES (\(placeholders))"
+        )
         for row in rows {
             var values: [DatabaseValue] = [row["_selfdb_rowid"] as DatabaseValue]
             for pair in copied {

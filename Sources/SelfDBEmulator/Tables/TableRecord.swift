@@ -18,8 +18,16 @@ struct TableRecord: Sendable {
     var updatedAt: String
 
     init(
-        id: String, name: String, schema: JSONObject, columns: [ColumnDefinition], isPublic: Bool,
-        description: String?, metadata: JSONValue, ownerID: String, realtimeEnabled: Bool, createdAt: String,
+        id: String,
+        name: String,
+        schema: JSONObject,
+        columns: [ColumnDefinition],
+        isPublic: Bool,
+        description: String?,
+        metadata: JSONValue,
+        ownerID: String,
+        realtimeEnabled: Bool,
+        createdAt: String,
         updatedAt: String
     ) {
         self.id = id
@@ -67,7 +75,8 @@ struct TableRecord: Sendable {
                 ("realtime_enabled", .bool(realtimeEnabled)),
                 ("created_at", .string(createdAt)),
                 ("updated_at", .string(updatedAt)),
-            ]))
+            ])
+        )
     }
 
     /// The record with its live row count, as the REST API shows it.
@@ -108,7 +117,8 @@ struct TableRecord: Sendable {
             arguments: [
                 id, name, JSONWriter.string(.object(schema)), try columnsText, isPublic, description,
                 JSONWriter.string(metadata), ownerID, realtimeEnabled, createdAt, updatedAt,
-            ])
+            ]
+        )
     }
 
     func update(_ db: Database) throws {
@@ -120,6 +130,7 @@ struct TableRecord: Sendable {
             arguments: [
                 name, JSONWriter.string(.object(schema)), try columnsText, isPublic, description,
                 JSONWriter.string(metadata), realtimeEnabled, updatedAt, id,
-            ])
+            ]
+        )
     }
 }

@@ -19,13 +19,19 @@ enum TableRoutes {
     static func tableName(_ body: inout BodyReader, required: Bool) -> String? {
         guard
             let raw = body.string(
-                "name", required: required, nullable: !required, minLength: 1, maxLength: 63,
-                pattern: (tableNamePattern, { SQLIdentifier.isValidTableName($0.trimmingSpaces) }))
+                "name",
+                required: required,
+                nullable: !required,
+                minLength: 1,
+                maxLength: 63,
+                pattern: (tableNamePattern, { SQLIdentifier.isValidTableName($0.trimmingSpaces) })
+            )
         else { return nil }
         let name = raw.trimmingSpaces
         if SQLIdentifier.reservedTableNames.contains(name) {
             body.fail(
-                .valueError(.body, "name", message: "Table name \"\(name)\" is a reserved keyword and cannot be used", input: .string(raw)))
+                .valueError(.body, "name", message: "Table name \"\(name)\" is a reserved keyword and cannot be used", input: .string(raw))
+            )
             return nil
         }
         if name.hasPrefix("sqlite_") {
@@ -58,9 +64,18 @@ enum TableRoutes {
 
         let now = Timestamp.now()
         let record = TableRecord(
-            id: UUIDText.random(), name: name, schema: parsed.schema, columns: parsed.columns, isPublic: isPublic,
-            description: description, metadata: .object(metadata), ownerID: user.id, realtimeEnabled: false,
-            createdAt: now, updatedAt: now)
+            id: UUIDText.random(),
+            name: name,
+            schema: parsed.schema,
+            columns: parsed.columns,
+            isPublic: isPublic,
+            description: description,
+            metadata: .object(metadata),
+            ownerID: user.id,
+            realtimeEnabled: false,
+            createdAt: now,
+            updatedAt: now
+        )
         let outcome: (json: JSONValue, realtime: JSONValue?) = try await services.database.pool.write { db in
             if let existing = try TableRecord.find(name: name, in: db) {
                 return (try existing.json(in: db), nil)
@@ -129,7 +144,8 @@ enum TableRoutes {
                 let sources = Dictionary(
                     uniqueKeysWithValues: parsed.columns.compactMap { column in
                         table.column(named: column.name).map { _ in (column.name, column.name) }
-                    })
+                    }
+                )
                 try TableDDL.rebuild(table.name, from: table.columns, to: parsed.columns, sources: sources, in: db)
                 table.columns = parsed.columns
                 table.schema = parsed.schema

@@ -9,7 +9,8 @@ enum TableSchemaReader {
         // SelfDB fails with a 500 on a JSON Schema here; say what shape it wants instead.
         if schema["type"]?.stringValue != nil || schema["properties"]?.objectValue != nil {
             return problem(
-                "table_schema maps column names to definitions such as {\"title\": {\"type\": \"text\"}}; a JSON Schema is not accepted")
+                "table_schema maps column names to definitions such as {\"title\": {\"type\": \"text\"}}; a JSON Schema is not accepted"
+            )
         }
         var columns: [ColumnDefinition] = []
         var cleaned = JSONObject()
@@ -39,7 +40,14 @@ enum TableSchemaReader {
             }
             columns.append(
                 ColumnDefinition(
-                    name: name, type: type, kind: parsed.kind, length: parsed.length, nullable: nullable, sqlDefault: nil))
+                    name: name,
+                    type: type,
+                    kind: parsed.kind,
+                    length: parsed.length,
+                    nullable: nullable,
+                    sqlDefault: nil
+                )
+            )
             cleaned[name] = definition
         }
         return .success((cleaned, columns))

@@ -18,7 +18,8 @@ enum ValueCoding {
         if value.isNull {
             guard column.nullable else {
                 throw Rejected(
-                    message: "null value in column \"\(column.name)\" of relation \"\(table)\" violates not-null constraint")
+                    message: "null value in column \"\(column.name)\" of relation \"\(table)\" violates not-null constraint"
+                )
             }
             return .null
         }
@@ -46,7 +47,8 @@ enum ValueCoding {
                 number = parsed
             default:
                 throw Rejected(
-                    message: "column \"\(column.name)\" is of type \(column.kind.postgresName) but expression is of type \(value.pythonTypeName == "bool" ? "boolean" : "jsonb")")
+                    message: "column \"\(column.name)\" is of type \(column.kind.postgresName) but expression is of type \(value.pythonTypeName == "bool" ? "boolean" : "jsonb")"
+                )
             }
             if column.kind == .integer, number < Int64(Int32.min) || number > Int64(Int32.max) {
                 throw Rejected(message: "integer out of range")
@@ -145,7 +147,7 @@ enum ValueCoding {
             if new.kind == .boolean, case .int(let integer) = json {
                 return try encode(.bool(integer != 0), for: new, table: table)
             }
-            if (new.kind == .integer || new.kind == .bigint || new.kind == .decimal || new.kind == .float),
+            if new.kind == .integer || new.kind == .bigint || new.kind == .decimal || new.kind == .float,
                 case .int = json
             {
                 return try encode(json, for: new, table: table)

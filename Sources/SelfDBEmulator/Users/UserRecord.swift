@@ -27,8 +27,15 @@ struct UserRecord: Sendable, Equatable {
     }
 
     init(
-        id: String, email: String, passwordHash: String, firstName: String, lastName: String, role: String,
-        isActive: Bool, createdAt: String, updatedAt: String
+        id: String,
+        email: String,
+        passwordHash: String,
+        firstName: String,
+        lastName: String,
+        role: String,
+        isActive: Bool,
+        createdAt: String,
+        updatedAt: String
     ) {
         self.id = id
         self.email = email
@@ -52,7 +59,8 @@ struct UserRecord: Sendable, Equatable {
                 ("role", .string(role)),
                 ("isActive", .bool(isActive)),
                 ("created_at", .string(createdAt)),
-            ]))
+            ])
+        )
     }
 
     /// The row as the database trigger of the real server would broadcast it, minus the
@@ -68,7 +76,8 @@ struct UserRecord: Sendable, Equatable {
                 ("is_active", .bool(isActive)),
                 ("created_at", .string(Timestamp.realtime(createdAt))),
                 ("updated_at", .string(Timestamp.realtime(updatedAt))),
-            ]))
+            ])
+        )
     }
 
     static func find(id: String, in db: Database) throws -> UserRecord? {
@@ -86,7 +95,8 @@ struct UserRecord: Sendable, Equatable {
                 INSERT INTO _selfdb_users (id, email, password_hash, first_name, last_name, role, is_active, created_at, updated_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
-            arguments: [id, email, passwordHash, firstName, lastName, role, isActive, createdAt, updatedAt])
+            arguments: [id, email, passwordHash, firstName, lastName, role, isActive, createdAt, updatedAt]
+        )
     }
 
     func update(_ db: Database) throws {
@@ -95,6 +105,7 @@ struct UserRecord: Sendable, Equatable {
                 UPDATE _selfdb_users SET email = ?, password_hash = ?, first_name = ?, last_name = ?, role = ?,
                 is_active = ?, updated_at = ? WHERE id = ?
                 """,
-            arguments: [email, passwordHash, firstName, lastName, role, isActive, updatedAt, id])
+            arguments: [email, passwordHash, firstName, lastName, role, isActive, updatedAt, id]
+        )
     }
 }

@@ -101,7 +101,12 @@ enum UserRoutes {
         try body.validate()
         guard let email, let password, let firstName, let lastName else { throw APIError.validation(body.issues) }
         let result = try await UserService(services: services).create(
-            email: email, password: password, firstName: firstName, lastName: lastName, role: "USER")
+            email: email,
+            password: password,
+            firstName: firstName,
+            lastName: lastName,
+            role: "USER"
+        )
         return .json(result.user.json, status: .created)
     }
 
@@ -111,7 +116,8 @@ enum UserRoutes {
         let filter = searchFilter(listing.search)
         let users = try await services.database.pool.read { db in
             try Row.fetchAll(
-                db, sql: "SELECT * FROM _selfdb_users \(filter.sql) \(listing.orderClause) LIMIT ? OFFSET ?",
+                db,
+                sql: "SELECT * FROM _selfdb_users \(filter.sql) \(listing.orderClause) LIMIT ? OFFSET ?",
                 arguments: filter.arguments + [listing.limit, listing.skip]
             ).map(UserRecord.init)
         }

@@ -17,8 +17,12 @@ struct UserService: Sendable {
             return
         }
         _ = try await create(
-            email: admin.email, password: admin.password, firstName: admin.firstName, lastName: admin.lastName,
-            role: "ADMIN")
+            email: admin.email,
+            password: admin.password,
+            firstName: admin.firstName,
+            lastName: admin.lastName,
+            role: "ADMIN"
+        )
     }
 
     /// Inserts a user, or returns the existing one with the same email (SelfDB's
@@ -31,8 +35,16 @@ struct UserService: Sendable {
         }
         let now = Timestamp.now()
         let user = UserRecord(
-            id: UUIDText.random(), email: email, passwordHash: try services.passwords.hash(password),
-            firstName: firstName, lastName: lastName, role: role, isActive: true, createdAt: now, updatedAt: now)
+            id: UUIDText.random(),
+            email: email,
+            passwordHash: try services.passwords.hash(password),
+            firstName: firstName,
+            lastName: lastName,
+            role: role,
+            isActive: true,
+            createdAt: now,
+            updatedAt: now
+        )
         let outcome: (UserRecord, Bool) = try await services.database.pool.write { db in
             // Another request may have registered the email while we were hashing.
             if let existing = try UserRecord.find(email: email, in: db) {

@@ -57,7 +57,11 @@ enum UserValidation {
     /// Reads `password`: 8–72 characters of `[A-Za-z0-9@$!%*?&]`.
     static func password(_ reader: inout BodyReader, required: Bool) -> String? {
         reader.string(
-            "password", required: required, minLength: 8, maxLength: 72,
-            pattern: (passwordPattern, isValidPassword))
+            "password",
+            required: required,
+            minLength: 8,
+            maxLength: 72,
+            pattern: (passwordPattern, isValidPassword)
+        )
     }
 }

@@ -45,8 +45,12 @@ struct BodyReader {
 
     /// A string field; `null` for an optional field reads as nil.
     mutating func string(
-        _ name: String, aliases: [String] = [], required: Bool = false, nullable: Bool = true,
-        minLength: Int? = nil, maxLength: Int? = nil,
+        _ name: String,
+        aliases: [String] = [],
+        required: Bool = false,
+        nullable: Bool = true,
+        minLength: Int? = nil,
+        maxLength: Int? = nil,
         pattern: (text: String, matches: (String) -> Bool)? = nil
     ) -> String? {
         guard let (key, value) = raw(name, aliases: aliases, required: required) else { return nil }

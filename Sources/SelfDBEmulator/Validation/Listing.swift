@@ -16,7 +16,8 @@ struct Listing: Sendable {
             limit: query.int("limit", default: 100, minimum: 1, maximum: 100),
             search: query.search(),
             sortBy: query.literal("sort_by", allowed: sortable, default: "created_at"),
-            descending: query.literal("sort_order", allowed: ["asc", "desc"], default: "desc") == "desc")
+            descending: query.literal("sort_order", allowed: ["asc", "desc"], default: "desc") == "desc"
+        )
         try query.validate()
         return listing
     }

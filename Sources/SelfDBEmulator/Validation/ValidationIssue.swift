@@ -38,7 +38,11 @@ struct ValidationIssue: Error, Sendable, Equatable {
 
     static func extraForbidden(_ field: String, input: JSONValue) -> ValidationIssue {
         ValidationIssue(
-            type: "extra_forbidden", loc: at(.body, field), msg: "Extra inputs are not permitted", input: input)
+            type: "extra_forbidden",
+            loc: at(.body, field),
+            msg: "Extra inputs are not permitted",
+            input: input
+        )
     }
 
     static func stringType(_ location: Location, _ field: String, input: JSONValue) -> ValidationIssue {
@@ -52,14 +56,20 @@ struct ValidationIssue: Error, Sendable, Equatable {
     /// Lax mode's wording for a value that is not one of the accepted spellings.
     static func boolParsing(_ location: Location, _ field: String, input: JSONValue) -> ValidationIssue {
         ValidationIssue(
-            type: "bool_parsing", loc: at(location, field),
-            msg: "Input should be a valid boolean, unable to interpret input", input: input)
+            type: "bool_parsing",
+            loc: at(location, field),
+            msg: "Input should be a valid boolean, unable to interpret input",
+            input: input
+        )
     }
 
     static func intParsing(_ location: Location, _ field: String, input: JSONValue) -> ValidationIssue {
         ValidationIssue(
-            type: "int_parsing", loc: at(location, field),
-            msg: "Input should be a valid integer, unable to parse string as an integer", input: input)
+            type: "int_parsing",
+            loc: at(location, field),
+            msg: "Input should be a valid integer, unable to parse string as an integer",
+            input: input
+        )
     }
 
     static func dictType(_ location: Location, _ field: String?, input: JSONValue) -> ValidationIssue {
@@ -68,49 +78,67 @@ struct ValidationIssue: Error, Sendable, Equatable {
 
     static func modelType(input: JSONValue) -> ValidationIssue {
         ValidationIssue(
-            type: "model_attributes_type", loc: at(.body, nil),
-            msg: "Input should be a valid dictionary or object to extract fields from", input: input)
+            type: "model_attributes_type",
+            loc: at(.body, nil),
+            msg: "Input should be a valid dictionary or object to extract fields from",
+            input: input
+        )
     }
 
     static func greaterThanOrEqual(_ location: Location, _ field: String, limit: Int64, input: JSONValue)
         -> ValidationIssue
     {
         ValidationIssue(
-            type: "greater_than_equal", loc: at(location, field),
-            msg: "Input should be greater than or equal to \(limit)", input: input,
-            ctx: JSONObject([("ge", .int(limit))]))
+            type: "greater_than_equal",
+            loc: at(location, field),
+            msg: "Input should be greater than or equal to \(limit)",
+            input: input,
+            ctx: JSONObject([("ge", .int(limit))])
+        )
     }
 
     static func lessThanOrEqual(_ location: Location, _ field: String, limit: Int64, input: JSONValue)
         -> ValidationIssue
     {
         ValidationIssue(
-            type: "less_than_equal", loc: at(location, field),
-            msg: "Input should be less than or equal to \(limit)", input: input,
-            ctx: JSONObject([("le", .int(limit))]))
+            type: "less_than_equal",
+            loc: at(location, field),
+            msg: "Input should be less than or equal to \(limit)",
+            input: input,
+            ctx: JSONObject([("le", .int(limit))])
+        )
     }
 
     static func tooShort(_ location: Location, _ field: String, minimum: Int, input: JSONValue) -> ValidationIssue {
         ValidationIssue(
-            type: "string_too_short", loc: at(location, field),
-            msg: "String should have at least \(minimum) character\(minimum == 1 ? "" : "s")", input: input,
-            ctx: JSONObject([("min_length", .int(Int64(minimum)))]))
+            type: "string_too_short",
+            loc: at(location, field),
+            msg: "String should have at least \(minimum) character\(minimum == 1 ? "" : "s")",
+            input: input,
+            ctx: JSONObject([("min_length", .int(Int64(minimum)))])
+        )
     }
 
     static func tooLong(_ location: Location, _ field: String, maximum: Int, input: JSONValue) -> ValidationIssue {
         ValidationIssue(
-            type: "string_too_long", loc: at(location, field),
-            msg: "String should have at most \(maximum) character\(maximum == 1 ? "" : "s")", input: input,
-            ctx: JSONObject([("max_length", .int(Int64(maximum)))]))
+            type: "string_too_long",
+            loc: at(location, field),
+            msg: "String should have at most \(maximum) character\(maximum == 1 ? "" : "s")",
+            input: input,
+            ctx: JSONObject([("max_length", .int(Int64(maximum)))])
+        )
     }
 
     static func patternMismatch(_ location: Location, _ field: String, pattern: String, input: JSONValue)
         -> ValidationIssue
     {
         ValidationIssue(
-            type: "string_pattern_mismatch", loc: at(location, field),
-            msg: "String should match pattern '\(pattern)'", input: input,
-            ctx: JSONObject([("pattern", .string(pattern))]))
+            type: "string_pattern_mismatch",
+            loc: at(location, field),
+            msg: "String should match pattern '\(pattern)'",
+            input: input,
+            ctx: JSONObject([("pattern", .string(pattern))])
+        )
     }
 
     static func literal(_ location: Location, _ field: String, allowed: [String], input: JSONValue)
@@ -124,27 +152,42 @@ struct ValidationIssue: Error, Sendable, Equatable {
             expected = quoted.first ?? ""
         }
         return ValidationIssue(
-            type: "literal_error", loc: at(location, field), msg: "Input should be \(expected)", input: input,
-            ctx: JSONObject([("expected", .string(expected))]))
+            type: "literal_error",
+            loc: at(location, field),
+            msg: "Input should be \(expected)",
+            input: input,
+            ctx: JSONObject([("expected", .string(expected))])
+        )
     }
 
     static func uuidParsing(_ location: Location, _ field: String, input: JSONValue) -> ValidationIssue {
         ValidationIssue(
-            type: "uuid_parsing", loc: at(location, field),
-            msg: "Input should be a valid UUID, unable to parse string as a UUID", input: input)
+            type: "uuid_parsing",
+            loc: at(location, field),
+            msg: "Input should be a valid UUID, unable to parse string as a UUID",
+            input: input
+        )
     }
 
     static func valueError(_ location: Location, _ field: String?, message: String, input: JSONValue)
         -> ValidationIssue
     {
         ValidationIssue(
-            type: "value_error", loc: at(location, field), msg: "Value error, \(message)", input: input,
-            ctx: JSONObject([("error", .string(message))]))
+            type: "value_error",
+            loc: at(location, field),
+            msg: "Value error, \(message)",
+            input: input,
+            ctx: JSONObject([("error", .string(message))])
+        )
     }
 
     static func jsonInvalid(offset: Int, reason: String) -> ValidationIssue {
         ValidationIssue(
-            type: "json_invalid", loc: [.string("body"), .int(Int64(offset))], msg: "JSON decode error",
-            input: .object(JSONObject()), ctx: JSONObject([("error", .string(reason))]))
+            type: "json_invalid",
+            loc: [.string("body"), .int(Int64(offset))],
+            msg: "JSON decode error",
+            input: .object(JSONObject()),
+            ctx: JSONObject([("error", .string(reason))])
+        )
     }
 }

@@ -48,8 +48,12 @@ public enum PhoenixSerializer: String, Sendable, Hashable, CaseIterable {
                 throw .malformedFrame(Self.excerpt(text, "missing topic or event"))
             }
             return PhoenixMessage(
-                joinRef: Self.reference(fields["join_ref"]), ref: Self.reference(fields["ref"]),
-                topic: topic, event: event, payload: fields["payload"] ?? .object([:]))
+                joinRef: Self.reference(fields["join_ref"]),
+                ref: Self.reference(fields["ref"]),
+                topic: topic,
+                event: event,
+                payload: fields["payload"] ?? .object([:])
+            )
         case (.v2, .array(let items)) where items.count == 5:
             guard let topic = items[2].stringValue, let event = items[3].stringValue else {
                 throw .malformedFrame(Self.excerpt(text, "topic and event must be strings"))

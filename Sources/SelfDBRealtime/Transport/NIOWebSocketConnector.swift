@@ -89,7 +89,12 @@ final class NIOWebSocketConnection: WebSocketConnection {
     }()
 
     private func resumeOpened(with error: (any Error)?) {
-        guard let continuation = opened.withLock({ value in defer { value = nil }; return value }) else { return }
+        guard
+            let continuation = opened.withLock({ value in
+                defer { value = nil }
+                return value
+            })
+        else { return }
         if let error {
             continuation.resume(throwing: error)
         } else {

@@ -65,10 +65,12 @@ final class URLSessionWebSocketConnection: NSObject, WebSocketConnection, URLSes
     }
 
     private func resumeOpen(_ error: (any Error)?) {
-        guard let continuation = lock.withLock({ () -> CheckedContinuation<Void, any Error>? in
-            defer { openContinuation = nil }
-            return openContinuation
-        }) else { return }
+        guard
+            let continuation = lock.withLock({ () -> CheckedContinuation<Void, any Error>? in
+                defer { openContinuation = nil }
+                return openContinuation
+            })
+        else { return }
         if let error { continuation.resume(throwing: error) } else { continuation.resume() }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -28,7 +29,15 @@ public final class APIClient: Sendable {
         public var logger: Logger
 
         /// Creates a configuration.
-        public init(baseURL: URL, apiKey: String? = nil, errorKinds: [Int: APIErrorKind] = [:], additionalHeaders: [String: String] = [:], retryPolicy: RetryPolicy = RetryPolicy(), refreshLeeway: TimeInterval = 10, logger: Logger = .selfdbDisabled) {
+        public init(
+            baseURL: URL,
+            apiKey: String? = nil,
+            errorKinds: [Int: APIErrorKind] = [:],
+            additionalHeaders: [String: String] = [:],
+            retryPolicy: RetryPolicy = RetryPolicy(),
+            refreshLeeway: TimeInterval = 10,
+            logger: Logger = .selfdbDisabled
+        ) {
             self.baseURL = baseURL
             self.apiKey = apiKey
             self.errorKinds = errorKinds
@@ -213,7 +222,8 @@ public final class APIClient: Sendable {
             return nil
         }
         if let expiresAt = session.expiresAt, expiresAt.timeIntervalSinceNow < configuration.refreshLeeway,
-           session.refreshToken != nil, let refresher {
+            session.refreshToken != nil, let refresher
+        {
             configuration.logger.info("refreshing the access token before it expires")
             session = try await sessions.refresh(replacing: session.accessToken) { refreshToken in try await refresher(self, refreshToken) }
         }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -8,7 +9,8 @@ enum ErrorResponseMapper {
     static func error(status: Int, body: Data, headers: HTTPURLResponse, kinds: [Int: APIErrorKind]) -> SelfDBError {
         let json = try? JSONDecoder().decode(JSONValue.self, from: body)
         let detail = message(from: json) ?? String(decoding: body.prefix(500), as: UTF8.self)
-        let retryAfter = RetryPolicy.parseRetryAfter(headers.value(forHTTPHeaderField: "Retry-After"))
+        let retryAfter =
+            RetryPolicy.parseRetryAfter(headers.value(forHTTPHeaderField: "Retry-After"))
             ?? json?["retry_after"]?.doubleValue
         let kind = kinds[status] ?? defaultKind(for: status)
         switch kind {
@@ -49,7 +51,8 @@ enum ErrorResponseMapper {
 
     private static func issues(from json: JSONValue?, fallback: String) -> [ValidationIssue] {
         if let list = json?["detail"], let data = try? JSONEncoder().encode(list),
-           let issues = try? JSONDecoder().decode([ValidationIssue].self, from: data) {
+            let issues = try? JSONDecoder().decode([ValidationIssue].self, from: data)
+        {
             return issues
         }
         return [ValidationIssue(type: nil, location: [], message: fallback)]

@@ -43,9 +43,9 @@ public enum SelfDBError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .connectionError(let error): "\(error)"
         case .badRequest(let text), .authenticationError(let text), .permissionDenied(let text), .notFound(let text),
-             .conflict(let text), .internalServerError(let text), .notAcceptable(let text), .payloadTooLarge(let text),
-             .upgradeRequired(let text), .rateLimited(_, let text), .serviceUnavailable(_, let text),
-             .unexpectedStatus(_, let text), .invalidResponse(let text), .invalidArgument(let text):
+            .conflict(let text), .internalServerError(let text), .notAcceptable(let text), .payloadTooLarge(let text),
+            .upgradeRequired(let text), .rateLimited(_, let text), .serviceUnavailable(_, let text),
+            .unexpectedStatus(_, let text), .invalidResponse(let text), .invalidArgument(let text):
             text
         case .validationFailed(let issues):
             issues.map(\.description).joined(separator: "; ")
@@ -93,7 +93,9 @@ public struct ValidationIssue: Sendable, Hashable, Codable, CustomStringConverti
     public var message: String
 
     enum CodingKeys: String, CodingKey {
-        case type, location = "loc", message = "msg"
+        case type
+        case location = "loc"
+        case message = "msg"
     }
 
     /// Creates an issue.

@@ -26,7 +26,9 @@ public enum TimestampParser {
             return true
         }
         guard let year = number(4), expect(45), let month = number(2), expect(45), let day = number(2) else { return nil }
-        var hour = 0, minute = 0, second = 0
+        var hour = 0
+        var minute = 0
+        var second = 0
         var fraction = 0.0
         var offsetSeconds = 0
         if index < scalars.count {
@@ -62,7 +64,8 @@ public enum TimestampParser {
         }
         guard index == scalars.count else { return nil }
         guard (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
-              hour <= 24, minute < 60, second <= 60 else { return nil }
+            hour <= 24, minute < 60, second <= 60
+        else { return nil }
         // Plain arithmetic rather than Calendar: this runs for every date of every decoded
         // row, and a Calendar per call costs more than the rest of the decoding.
         let days = daysSinceEpoch(year: year, month: month, day: day)

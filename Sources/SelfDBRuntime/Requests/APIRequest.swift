@@ -77,7 +77,16 @@ public struct APIRequest: Sendable, Hashable {
     public var headers: [String: String]
 
     /// Creates a request; `idempotent` defaults to what the method implies.
-    public init(method: HTTPMethod, path: String, auth: RequestAuth = .none, session: SessionEffect? = nil, idempotent: Bool? = nil, query: [QueryItem] = [], body: RequestBody = .none, headers: [String: String] = [:]) {
+    public init(
+        method: HTTPMethod,
+        path: String,
+        auth: RequestAuth = .none,
+        session: SessionEffect? = nil,
+        idempotent: Bool? = nil,
+        query: [QueryItem] = [],
+        body: RequestBody = .none,
+        headers: [String: String] = [:]
+    ) {
         self.method = method
         self.path = path
         self.query = query

@@ -130,7 +130,8 @@ extension JSONValue {
     /// The JSON form of an encodable value (dates as ISO 8601), or `nil` if it has none.
     init?(encoding value: some Encodable) {
         guard let data = try? JSONCoding.makeEncoder().encode(value),
-              let decoded = try? JSONDecoder().decode(JSONValue.self, from: data) else { return nil }
+            let decoded = try? JSONDecoder().decode(JSONValue.self, from: data)
+        else { return nil }
         self = decoded
     }
 }

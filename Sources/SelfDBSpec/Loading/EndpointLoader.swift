@@ -49,7 +49,10 @@ enum EndpointLoader {
     private static func methodAndPath(_ mapping: SpecNode.Mapping, endpoint: Located<String>, reader: inout NodeReader) -> (Located<HTTPMethodName>, Located<String>)? {
         let shorthand = mapping.entries.filter { methodKeys.contains($0.key.text) }
         if shorthand.count > 1 {
-            reader.error("endpoint '\(endpoint.value)' names more than one method ('\(shorthand[0].key.text)' and '\(shorthand[1].key.text)'); declare one endpoint per method", at: shorthand[1].key.location)
+            reader.error(
+                "endpoint '\(endpoint.value)' names more than one method ('\(shorthand[0].key.text)' and '\(shorthand[1].key.text)'); declare one endpoint per method",
+                at: shorthand[1].key.location
+            )
         }
         if let first = shorthand.first {
             if let explicit = reader.entry(mapping, "method") {
@@ -59,7 +62,8 @@ enum EndpointLoader {
                 reader.error("endpoint '\(endpoint.value)' has both '\(first.key.text): <path>' and 'path:'; use one", at: explicitPath.key.location)
             }
             guard let method = HTTPMethodName(rawValue: first.key.text.uppercased()),
-                  let path = reader.string(first.value, "the path of '\(endpoint.value)'") else { return nil }
+                let path = reader.string(first.value, "the path of '\(endpoint.value)'")
+            else { return nil }
             return (Located(method, at: first.key.location), path)
         }
         guard let methodEntry = reader.entry(mapping, "method") else {
@@ -76,7 +80,8 @@ enum EndpointLoader {
         guard let methodText = reader.string(methodEntry.value, "'method'") else { return nil }
         guard let method = HTTPMethodName(rawValue: methodText.value.uppercased()) else {
             let names = HTTPMethodName.allCases.map(\.rawValue)
-            let hint = Suggestion.closest(to: methodText.value.uppercased(), in: names).map { "; did you mean '\($0)'?" }
+            let hint =
+                Suggestion.closest(to: methodText.value.uppercased(), in: names).map { "; did you mean '\($0)'?" }
                 ?? "; expected one of: \(names.joined(separator: ", "))"
             reader.error("unknown HTTP method '\(methodText.value)'\(hint)", at: methodText.location)
             return nil

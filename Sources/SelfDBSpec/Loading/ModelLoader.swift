@@ -119,8 +119,8 @@ enum ModelLoader {
     }
 }
 
-private extension SpecNode {
-    var isScalar: Bool {
+extension SpecNode {
+    fileprivate var isScalar: Bool {
         if case .scalar = self { return true }
         return false
     }

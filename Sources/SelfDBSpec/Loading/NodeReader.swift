@@ -34,7 +34,8 @@ struct NodeReader {
                 error("duplicate key '\(key)' in \(what)", at: entry.key.location)
             }
             if !allowed.contains(key) {
-                let hint = Suggestion.closest(to: key, in: allowed).map { "; did you mean '\($0)'?" }
+                let hint =
+                    Suggestion.closest(to: key, in: allowed).map { "; did you mean '\($0)'?" }
                     ?? "; expected one of: \(allowed.joined(separator: ", "))"
                 error("unknown key '\(key)' in \(what)\(hint)", at: entry.key.location)
             }
@@ -90,7 +91,8 @@ struct NodeReader {
         guard let text = string(node, what) else { return nil }
         if let value = Choice(rawValue: text.value) { return Located(value, at: text.location) }
         let names = Choice.allCases.map(\.rawValue)
-        let hint = Suggestion.closest(to: text.value, in: names).map { "; did you mean '\($0)'?" }
+        let hint =
+            Suggestion.closest(to: text.value, in: names).map { "; did you mean '\($0)'?" }
             ?? "; expected one of: \(names.joined(separator: ", "))"
         error("unknown \(what) '\(text.value)'\(hint)", at: text.location)
         return nil

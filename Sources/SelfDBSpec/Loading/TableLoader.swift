@@ -7,7 +7,8 @@ enum TableLoader {
         let name = Located(entry.key.text, at: entry.key.location)
         guard let mapping = reader.mapping(entry.value, "table model '\(name.value)'") else { return nil }
         reader.checkKeys(mapping, allowed: keys, in: "table model '\(name.value)'")
-        let tableName = reader.optionalString(mapping, "table", "'table'")
+        let tableName =
+            reader.optionalString(mapping, "table", "'table'")
             ?? Located(NameConversion.snakeCase(name.value), at: name.location)
         var primaryKey = reader.optionalString(mapping, "primaryKey", "'primaryKey'")
         var columns: [ColumnDeclaration] = []
@@ -16,7 +17,10 @@ enum TableLoader {
                 guard let loaded = loadColumn(column, reader: &reader) else { continue }
                 if loaded.isPrimaryKey {
                     if let existing = primaryKey, existing.value != loaded.column.name.value {
-                        reader.error("table model '\(name.value)' declares two primary keys, '\(existing.value)' and '\(loaded.column.name.value)'; SelfDB tables have a single-column key", at: loaded.column.name.location)
+                        reader.error(
+                            "table model '\(name.value)' declares two primary keys, '\(existing.value)' and '\(loaded.column.name.value)'; SelfDB tables have a single-column key",
+                            at: loaded.column.name.location
+                        )
                     }
                     primaryKey = primaryKey ?? loaded.column.name
                 }
@@ -77,7 +81,8 @@ enum TableLoader {
         guard let text = reader.string(node, "the type of column '\(column)'") else { return nil }
         if let type = ColumnType(rawValue: text.value.lowercased()) { return Located(type, at: text.location) }
         let names = ColumnType.allCases.map(\.rawValue)
-        let hint = Suggestion.closest(to: text.value, in: names).map { "; did you mean '\($0)'?" }
+        let hint =
+            Suggestion.closest(to: text.value, in: names).map { "; did you mean '\($0)'?" }
             ?? "; SelfDB column types are \(names.joined(separator: ", "))"
         reader.error("unknown column type '\(text.value)'\(hint)", at: text.location)
         return nil

@@ -73,7 +73,18 @@ public struct EndpointDeclaration: Hashable, Sendable {
     public var segments: [String] { name.value.split(separator: ".", omittingEmptySubsequences: false).map(String.init) }
 
     /// Creates an endpoint.
-    public init(name: Located<String>, method: Located<HTTPMethodName>, path: Located<String>, summary: String?, auth: AuthRequirement, parameters: [ParameterDeclaration], returns: Located<TypeReference>?, session: SessionEffect?, isIdempotent: Bool, isDeprecated: Bool) {
+    public init(
+        name: Located<String>,
+        method: Located<HTTPMethodName>,
+        path: Located<String>,
+        summary: String?,
+        auth: AuthRequirement,
+        parameters: [ParameterDeclaration],
+        returns: Located<TypeReference>?,
+        session: SessionEffect?,
+        isIdempotent: Bool,
+        isDeprecated: Bool
+    ) {
         self.name = name
         self.method = method
         self.path = path
@@ -107,7 +118,16 @@ public struct ParameterDeclaration: Hashable, Sendable {
     public var contentType: String?
 
     /// Creates a parameter.
-    public init(key: Located<String>, location: ParameterLocation, type: Located<TypeReference>, swiftName: Located<String>, label: Located<String>?, description: String?, flatten: Bool, contentType: String?) {
+    public init(
+        key: Located<String>,
+        location: ParameterLocation,
+        type: Located<TypeReference>,
+        swiftName: Located<String>,
+        label: Located<String>?,
+        description: String?,
+        flatten: Bool,
+        contentType: String?
+    ) {
         self.key = key
         self.location = location
         self.type = type

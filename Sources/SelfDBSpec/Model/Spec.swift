@@ -38,7 +38,16 @@ public struct Spec: Hashable, Sendable {
     public var tables: [TableDeclaration]
 
     /// Creates a spec.
-    public init(file: String, description: String? = nil, access: AccessLevel = .internal, client: ClientOptions? = nil, errors: [ErrorMapping] = [], models: [ModelDeclaration] = [], endpoints: [EndpointDeclaration] = [], tables: [TableDeclaration] = []) {
+    public init(
+        file: String,
+        description: String? = nil,
+        access: AccessLevel = .internal,
+        client: ClientOptions? = nil,
+        errors: [ErrorMapping] = [],
+        models: [ModelDeclaration] = [],
+        endpoints: [EndpointDeclaration] = [],
+        tables: [TableDeclaration] = []
+    ) {
         self.file = file
         self.description = description
         self.access = access

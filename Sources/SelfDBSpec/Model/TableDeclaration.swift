@@ -43,7 +43,16 @@ public struct TableDeclaration: Hashable, Sendable {
     public var sync: SyncDeclaration?
 
     /// Creates a table.
-    public init(name: Located<String>, tableName: Located<String>, description: String?, primaryKey: Located<String>?, realtime: Bool, isPublic: Bool, columns: [ColumnDeclaration], sync: SyncDeclaration? = nil) {
+    public init(
+        name: Located<String>,
+        tableName: Located<String>,
+        description: String?,
+        primaryKey: Located<String>?,
+        realtime: Bool,
+        isPublic: Bool,
+        columns: [ColumnDeclaration],
+        sync: SyncDeclaration? = nil
+    ) {
         self.name = name
         self.tableName = tableName
         self.description = description
@@ -73,7 +82,15 @@ public struct ColumnDeclaration: Hashable, Sendable {
     public var description: String?
 
     /// Creates a column.
-    public init(name: Located<String>, type: Located<ColumnType>?, swiftName: Located<String>, nullable: Bool, nullableLocation: SourceLocation?, defaultValue: Located<LiteralValue>?, description: String?) {
+    public init(
+        name: Located<String>,
+        type: Located<ColumnType>?,
+        swiftName: Located<String>,
+        nullable: Bool,
+        nullableLocation: SourceLocation?,
+        defaultValue: Located<LiteralValue>?,
+        description: String?
+    ) {
         self.name = name
         self.type = type
         self.swiftName = swiftName

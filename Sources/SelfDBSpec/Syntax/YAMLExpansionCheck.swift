@@ -55,7 +55,10 @@ enum YAMLExpansionCheck {
     private static func nestingProblem(of parser: yaml_parser_t) -> Problem? {
         guard let problem = parser.problem, String(cString: problem).contains("nesting level") else { return nil }
         return Problem(
-            message: depthMessage, line: Int(parser.problem_mark.line) + 1, column: Int(parser.problem_mark.column) + 1)
+            message: depthMessage,
+            line: Int(parser.problem_mark.line) + 1,
+            column: Int(parser.problem_mark.column) + 1
+        )
     }
 
     /// The running count: one frame per open collection, sizes of finished anchors.
@@ -88,7 +91,9 @@ enum YAMLExpansionCheck {
                     return Problem(
                         message: "the alias '*\(name)' expands the document past \(aliasAllowance) nodes more than its size in "
                             + "bytes; aliases may repeat an anchor, not multiply it like this",
-                        line: line, column: column)
+                        line: line,
+                        column: column
+                    )
                 }
                 return nil
             case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
@@ -120,7 +125,9 @@ enum YAMLExpansionCheck {
             guard expanded <= budget else {
                 return Problem(
                     message: "the document expands past \(aliasAllowance) nodes more than its size in bytes",
-                    line: line, column: column)
+                    line: line,
+                    column: column
+                )
             }
             if inFrame, !frames.isEmpty { frames[frames.count - 1].nodes += size }
             return nil

@@ -20,21 +20,30 @@ public enum YAMLReader {
     /// Reads `text`, naming `file` in locations.
     public static func read(_ text: String, file: String) -> Result {
         guard text.utf8.count <= maximumFileSize else {
-            return Result(root: nil, diagnostics: [
-                .error("the file is \(text.utf8.count) bytes; a spec may have at most \(maximumFileSize) (split it into several specs)", at: SourceLocation(file: file, line: 1, column: 1))
-            ])
+            return Result(
+                root: nil,
+                diagnostics: [
+                    .error("the file is \(text.utf8.count) bytes; a spec may have at most \(maximumFileSize) (split it into several specs)", at: SourceLocation(file: file, line: 1, column: 1))
+                ]
+            )
         }
         // libyaml rejects NUL and most control characters with a reader error whose offset
         // we can place; checking first gives a clearer message and keeps them out of C code.
         if let bad = firstForbiddenCharacter(in: text) {
-            return Result(root: nil, diagnostics: [
-                .error("the file contains a control character (U+\(hex(bad.scalar))) that YAML does not allow", at: SourceLocation(file: file, line: bad.line, column: bad.column))
-            ])
+            return Result(
+                root: nil,
+                diagnostics: [
+                    .error("the file contains a control character (U+\(hex(bad.scalar))) that YAML does not allow", at: SourceLocation(file: file, line: bad.line, column: bad.column))
+                ]
+            )
         }
         if let problem = YAMLExpansionCheck.problem(in: text) {
-            return Result(root: nil, diagnostics: [
-                .error(problem.message, at: SourceLocation(file: file, line: problem.line, column: problem.column))
-            ])
+            return Result(
+                root: nil,
+                diagnostics: [
+                    .error(problem.message, at: SourceLocation(file: file, line: problem.line, column: problem.column))
+                ]
+            )
         }
         let node: Node?
         do {
@@ -42,14 +51,20 @@ public enum YAMLReader {
         } catch let error as YamlError {
             return Result(root: nil, diagnostics: [diagnostic(for: error, text: text, file: file)])
         } catch {
-            return Result(root: nil, diagnostics: [
-                .error("could not read YAML: \(error)", at: SourceLocation(file: file, line: 1, column: 1))
-            ])
+            return Result(
+                root: nil,
+                diagnostics: [
+                    .error("could not read YAML: \(error)", at: SourceLocation(file: file, line: 1, column: 1))
+                ]
+            )
         }
         guard let node else {
-            return Result(root: nil, diagnostics: [
-                .error("the spec is empty; expected a mapping with 'models', 'endpoints' or 'tables'", at: SourceLocation(file: file, line: 1, column: 1))
-            ])
+            return Result(
+                root: nil,
+                diagnostics: [
+                    .error("the spec is empty; expected a mapping with 'models', 'endpoints' or 'tables'", at: SourceLocation(file: file, line: 1, column: 1))
+                ]
+            )
         }
         var diagnostics: [Diagnostic] = []
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
@@ -63,7 +78,8 @@ public enum YAMLReader {
         let location = self.location(node.mark, file: file)
         switch node {
         case .scalar(let scalar):
-            let quoted = scalar.style == .singleQuoted || scalar.style == .doubleQuoted
+            let quoted =
+                scalar.style == .singleQuoted || scalar.style == .doubleQuoted
                 || scalar.style == .literal || scalar.style == .folded
             return .scalar(.init(text: scalar.string, isQuoted: quoted, location: location, textColumn: textColumn(of: scalar, lines: lines)))
         case .mapping(let mapping):
@@ -73,7 +89,12 @@ public enum YAMLReader {
                     diagnostics.append(.error("mapping keys must be plain names, not \(key.isMapping ? "mappings" : "sequences")", at: self.location(key.mark, file: file)))
                     continue
                 }
-                let keyNode = SpecNode.Scalar(text: keyScalar.string, isQuoted: keyScalar.style == .singleQuoted || keyScalar.style == .doubleQuoted, location: self.location(key.mark, file: file), textColumn: textColumn(of: keyScalar, lines: lines))
+                let keyNode = SpecNode.Scalar(
+                    text: keyScalar.string,
+                    isQuoted: keyScalar.style == .singleQuoted || keyScalar.style == .doubleQuoted,
+                    location: self.location(key.mark, file: file),
+                    textColumn: textColumn(of: keyScalar, lines: lines)
+                )
                 entries.append(.init(key: keyNode, value: convert(value, file: file, lines: lines, diagnostics: &diagnostics)))
             }
             return .mapping(.init(entries: entries, location: location))
@@ -120,8 +141,8 @@ public enum YAMLReader {
     private static func diagnostic(for error: YamlError, text: String, file: String) -> Diagnostic {
         switch error {
         case .scanner(let context, let problem, let mark, _),
-             .parser(let context, let problem, let mark, _),
-             .composer(let context, let problem, let mark, _):
+            .parser(let context, let problem, let mark, _),
+            .composer(let context, let problem, let mark, _):
             var message = "invalid YAML: \(problem)"
             // The context only helps when it points somewhere else ("while parsing a flow
             // mapping" names the unclosed '{').
@@ -220,8 +241,8 @@ public enum YAMLReader {
     }
 }
 
-private extension Node {
-    var isMapping: Bool {
+extension Node {
+    fileprivate var isMapping: Bool {
         if case .mapping = self { return true }
         return false
     }

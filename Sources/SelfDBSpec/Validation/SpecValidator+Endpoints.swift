@@ -22,7 +22,10 @@ extension SpecValidator {
                 if let returns = endpoint.returns {
                     let conforms = types.structure(returns.value)?.conformances.contains { $0.value == "SessionTokens" } ?? false
                     if !conforms {
-                        error("'session: \(session.rawValue)' needs a 'returns' model that lists 'SessionTokens' under 'conforms', so the client can keep the tokens; '\(returns.value)' does not", at: returns.location)
+                        error(
+                            "'session: \(session.rawValue)' needs a 'returns' model that lists 'SessionTokens' under 'conforms', so the client can keep the tokens; '\(returns.value)' does not",
+                            at: returns.location
+                        )
                     }
                 } else {
                     error("endpoint '\(endpoint.name.value)' has 'session: \(session.rawValue)' but no 'returns' to take the tokens from", at: endpoint.name.location)
@@ -136,7 +139,10 @@ extension SpecValidator {
             case .query:
                 checkIdentifier(parameter.swiftName, "parameter name")
                 if !types.isScalar(parameter.type.value) {
-                    error("query parameter '\(parameter.key.value)' must have a scalar type (String, Int, Bool, UUID, Date, an enum, optionally '?'), not '\(parameter.type.value)'", at: parameter.type.location)
+                    error(
+                        "query parameter '\(parameter.key.value)' must have a scalar type (String, Int, Bool, UUID, Date, an enum, optionally '?'), not '\(parameter.type.value)'",
+                        at: parameter.type.location
+                    )
                 }
                 claim(parameter.swiftName.value, at: parameter.key.location, validator: &self)
             case .body:

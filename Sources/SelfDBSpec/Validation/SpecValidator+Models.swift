@@ -57,7 +57,10 @@ extension SpecValidator {
             if item.swiftName.value == "unknown" {
                 error("enum case name 'unknown' is reserved for values the spec does not list; map the value to another name, e.g. '\(item.value.value): unknownValue'", at: item.value.location)
             } else if Self.generatedEnumMembers.contains(item.swiftName.value) {
-                error("enum case name '\(item.swiftName.value)' would clash with the generated member of the same name; map the value to another name, e.g. '\(item.value.value): \(item.swiftName.value)Value'", at: item.value.location)
+                error(
+                    "enum case name '\(item.swiftName.value)' would clash with the generated member of the same name; map the value to another name, e.g. '\(item.value.value): \(item.swiftName.value)Value'",
+                    at: item.value.location
+                )
             }
             if let first = cases[item.swiftName.value] {
                 error("enum values '\(first.value)' and '\(item.value.value)' both become case '\(item.swiftName.value)'; use the mapping form 'VALUE: caseName' to name them", at: item.value.location)

@@ -30,7 +30,10 @@ extension SpecValidator {
             if let parentKey = sync.parentKey {
                 error("'parentKey' of '\(name)' needs 'parent: TABLE', the synced table that owns the rows", at: parentKey.location)
             } else {
-                error("sync of '\(name)' needs 'owner: COLUMN' (rows owned by the user id in that column) or 'parent: TABLE' with 'parentKey: COLUMN' (rows owned through a parent row)", at: sync.location)
+                error(
+                    "sync of '\(name)' needs 'owner: COLUMN' (rows owned by the user id in that column) or 'parent: TABLE' with 'parentKey: COLUMN' (rows owned through a parent row)",
+                    at: sync.location
+                )
             }
         case (.some, .some(let parent)):
             error("sync of '\(name)' gives both 'owner' and 'parent'; a synced table is owned through exactly one of them", at: parent.location)

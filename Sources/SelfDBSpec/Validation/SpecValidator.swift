@@ -71,7 +71,10 @@ public struct SpecValidator {
                 warning("type name '\(name.value)' should start with an uppercase letter ('\(NameConversion.upperCamelCase(name.value))')", at: name.location)
             } else if SwiftNames.standardLibraryTypeNames.contains(name.value) {
                 let qualified = name.value == "Task" ? "_Concurrency.Task" : "Swift.\(name.value)"
-                warning("type name '\(name.value)' shadows Swift's own '\(name.value)' in the module that uses this spec (it must then be written '\(qualified)'); consider another name", at: name.location)
+                warning(
+                    "type name '\(name.value)' shadows Swift's own '\(name.value)' in the module that uses this spec (it must then be written '\(qualified)'); consider another name",
+                    at: name.location
+                )
             }
         }
         for alias in spec.models {

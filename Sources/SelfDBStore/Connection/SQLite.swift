@@ -115,7 +115,8 @@ public final class SQLite {
             return code
         }
         guard code == SQLITE_OK else {
-            let message = code == SQLITE_MISUSE && statement == nil && sqlite3_errcode(handle) == SQLITE_OK
+            let message =
+                code == SQLITE_MISUSE && statement == nil && sqlite3_errcode(handle) == SQLITE_OK
                 ? "more than one statement; use executeScript" : lastErrorMessage
             throw SQLiteError.prepareFailed(sql: sql, message: message, code: code)
         }

@@ -42,7 +42,9 @@ extension SynchroClient {
     /// changes the result (GRDB's `ValueObservation`; with no tables, whatever the query
     /// reads). Callbacks arrive in order on a queue of the client's.
     public func watch(
-        _ sql: String, params: [(any DatabaseValueConvertible)?] = [], tables: [String],
+        _ sql: String,
+        params: [(any DatabaseValueConvertible)?] = [],
+        tables: [String],
         callback: @escaping @Sendable ([Row]) -> Void
     ) -> SynchroCancellable {
         let arguments = StatementArguments(params)
@@ -56,8 +58,11 @@ extension SynchroClient {
             ? ValueObservation.tracking(fetch)
             : ValueObservation.tracking(regions: tables.map { Table($0) }, fetch: fetch)).removeDuplicates()
         let cancellable = observation.start(
-            in: database, scheduling: .async(onQueue: observations.queue), onError: { _ in },
-            onChange: { fetched in callback(fetched.rows) })
+            in: database,
+            scheduling: .async(onQueue: observations.queue),
+            onError: { _ in },
+            onChange: { fetched in callback(fetched.rows) }
+        )
         return observations.keep(cancellable)
     }
 }

@@ -55,14 +55,16 @@ enum ChangeTriggers {
                 BEGIN
                     \(record(table, id: "OLD.\(key)", operation: "'delete'", base: "OLD.\(updated)"))
                 END;
-                """)
+                """
+        )
     }
 
     /// The statements a trigger runs: upsert the pending row, then — for writes that can
     /// cancel a create — remove it when a create and a delete cancelled out.
     private static func record(_ table: LocalTable, id: String, operation: String, base: String, canCancel: Bool = true) -> String {
         let name = table.name.quotedLiteral
-        let cancel = canCancel
+        let cancel =
+            canCancel
             ? "DELETE FROM _synchro_pending WHERE table_name = \(name) AND record_id = lower(\(id)) AND operation = '__drop';" : ""
         return """
             INSERT INTO _synchro_pending (table_name, record_id, operation, base_updated_at, client_updated_at)

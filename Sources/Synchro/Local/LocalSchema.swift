@@ -60,7 +60,8 @@ struct LocalSchema: Sendable, Equatable {
                 let columns = table.columns.map { definition(of: $0, in: table) }
                 try db.execute(
                     sql: "CREATE TABLE \(table.name.quotedDatabaseIdentifier) (\(columns.joined(separator: ", ")), "
-                        + "PRIMARY KEY (\(table.primaryKey.quotedDatabaseIdentifier)))")
+                        + "PRIMARY KEY (\(table.primaryKey.quotedDatabaseIdentifier)))"
+                )
             }
             try ChangeTriggers.install(for: table, in: db)
         }

@@ -43,7 +43,8 @@ enum MetaStore {
                 -- Holds one row while server data is applied, inside the same transaction,
                 -- so the change triggers stand down.
                 CREATE TABLE IF NOT EXISTS _synchro_lock (locked INTEGER NOT NULL);
-                """)
+                """
+        )
     }
 
     static func string(_ key: Key, in db: Database) throws -> String? {
@@ -58,7 +59,8 @@ enum MetaStore {
         if let value {
             try db.execute(
                 sql: "INSERT INTO _synchro_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                arguments: [key.rawValue, value])
+                arguments: [key.rawValue, value]
+            )
         } else {
             try db.execute(sql: "DELETE FROM _synchro_meta WHERE key = ?", arguments: [key.rawValue])
         }

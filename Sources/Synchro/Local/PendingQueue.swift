@@ -29,8 +29,10 @@ enum PendingQueue {
     /// of a cycle pushes these; changes made meanwhile get a higher seq and the next pass.
     static func round(after watermark: Int64, rank: [String: Int], in db: Database) throws -> (keys: [(table: String, id: String)], highest: Int64) {
         let rows = try Row.fetchAll(
-            db, sql: "SELECT table_name, record_id, seq FROM _synchro_pending WHERE seq > ? AND operation != '__drop'",
-            arguments: [watermark])
+            db,
+            sql: "SELECT table_name, record_id, seq FROM _synchro_pending WHERE seq > ? AND operation != '__drop'",
+            arguments: [watermark]
+        )
         var highest = watermark
         let entries = rows.map { row -> (table: String, id: String, seq: Int64) in
             let seq: Int64 = row["seq"]
@@ -53,8 +55,13 @@ enum PendingQueue {
             let select = try db.cachedStatement(sql: "SELECT * FROM _synchro_pending WHERE table_name = ? AND record_id = ?")
             guard let row = try Row.fetchOne(select, arguments: [key.table, key.id]) else { continue }
             let pending = PendingChange(
-                table: row["table_name"], recordID: row["record_id"], operation: row["operation"], base: row["base_updated_at"],
-                clientUpdatedAt: row["client_updated_at"], seq: row["seq"])
+                table: row["table_name"],
+                recordID: row["record_id"],
+                operation: row["operation"],
+                base: row["base_updated_at"],
+                clientUpdatedAt: row["client_updated_at"],
+                seq: row["seq"]
+            )
             guard let table = schema.table(pending.table), let operation = PushOperation.known(pending.operation) else {
                 try remove(pending, in: db)
                 continue
@@ -72,8 +79,13 @@ enum PendingQueue {
             try db.cachedStatement(sql: "UPDATE _synchro_pending SET inflight_seq = seq WHERE table_name = ? AND record_id = ?")
                 .execute(arguments: [pending.table, pending.recordID])
             let change = PushChange(
-                id: pending.recordID, tableName: pending.table, operation: operation, data: data,
-                clientUpdatedAt: pending.clientUpdatedAt, baseUpdatedAt: pending.base)
+                id: pending.recordID,
+                tableName: pending.table,
+                operation: operation,
+                data: data,
+                clientUpdatedAt: pending.clientUpdatedAt,
+                baseUpdatedAt: pending.base
+            )
             outgoing.append(OutgoingChange(pending: pending, change: change))
         }
         return outgoing
@@ -83,7 +95,8 @@ enum PendingQueue {
     /// text parent key) in lower case, as the server keeps ids.
     static func localRow(of id: String, in table: LocalTable, db: Database) throws -> [String: JSONValue]? {
         let select = try db.cachedStatement(
-            sql: "SELECT * FROM \(table.name.quotedDatabaseIdentifier) WHERE \(table.primaryKey.quotedDatabaseIdentifier) = ?")
+            sql: "SELECT * FROM \(table.name.quotedDatabaseIdentifier) WHERE \(table.primaryKey.quotedDatabaseIdentifier) = ?"
+        )
         guard let row = try Row.fetchOne(select, arguments: [id]) else { return nil }
         var data: [String: JSONValue] = [:]
         for column in table.columns {

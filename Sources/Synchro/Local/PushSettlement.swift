@@ -44,8 +44,12 @@ enum PushSettlement {
                 }
                 outcome.conflicts.append(
                     ConflictEvent(
-                        table: pending.table, recordID: pending.recordID, clientData: outgoing.change.data,
-                        serverData: result.serverVersion?.data))
+                        table: pending.table,
+                        recordID: pending.recordID,
+                        clientData: outgoing.change.data,
+                        serverData: result.serverVersion?.data
+                    )
+                )
             case .rejectedTerminal:
                 if unchanged {
                     try PendingQueue.remove(pending, in: db)

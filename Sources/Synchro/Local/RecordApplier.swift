@@ -50,7 +50,8 @@ struct RecordApplier {
             try db.execute(
                 sql: "DELETE FROM \(table.name.quotedDatabaseIdentifier) WHERE lower(\(table.primaryKey.quotedDatabaseIdentifier)) "
                     + "NOT IN (SELECT record_id FROM _synchro_pending WHERE table_name = ?)",
-                arguments: [table.name])
+                arguments: [table.name]
+            )
         }
     }
 

@@ -13,8 +13,13 @@ extension SyncEngine {
             let checkpoint = try await database.read { db in try MetaStore.int64(.checkpoint, in: db) }
             let page = try await api.sync.pull(
                 PullRequest(
-                    clientId: config.clientID, checkpoint: checkpoint, limit: limit, schemaVersion: schema.version,
-                    schemaHash: schema.hash))
+                    clientId: config.clientID,
+                    checkpoint: checkpoint,
+                    limit: limit,
+                    schemaVersion: schema.version,
+                    schemaHash: schema.hash
+                )
+            )
             if page.snapshotRequired {
                 try await snapshotRequired(reason: page.snapshotReason)
                 return
@@ -35,7 +40,9 @@ extension SyncEngine {
                 try MetaStore.advanceCheckpoint(to: page.checkpoint, in: db)
             }
             if !page.changes.isEmpty || !page.deletes.isEmpty {
-                config.logger.info("sync pulled \(page.changes.count) record\(page.changes.count == 1 ? "" : "s") and \(page.deletes.count) delete\(page.deletes.count == 1 ? "" : "s") (checkpoint \(page.checkpoint))")
+                config.logger.info(
+                    "sync pulled \(page.changes.count) record\(page.changes.count == 1 ? "" : "s") and \(page.deletes.count) delete\(page.deletes.count == 1 ? "" : "s") (checkpoint \(page.checkpoint))"
+                )
             }
             if !page.hasMore { return }
         }

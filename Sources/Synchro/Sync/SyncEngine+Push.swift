@@ -24,15 +24,21 @@ extension SyncEngine {
                 guard !outgoing.isEmpty else { continue }
                 let response = try await api.sync.push(
                     PushRequest(
-                        clientId: config.clientID, changes: outgoing.map(\.change), schemaVersion: schema.version,
-                        schemaHash: schema.hash))
+                        clientId: config.clientID,
+                        changes: outgoing.map(\.change),
+                        schemaVersion: schema.version,
+                        schemaHash: schema.hash
+                    )
+                )
                 let outcome = try await database.write { db in
                     try MetaStore.withSyncLock(db) {
                         try PushSettlement.settle(response, sent: outgoing, schema: schema, applier: applier, in: db)
                     }
                 }
                 rejected += outcome.rejected
-                config.logger.info("sync pushed \(outgoing.count) change\(outgoing.count == 1 ? "" : "s"), \(outcome.rejected.count) rejected, \(outcome.conflicts.count) conflict\(outcome.conflicts.count == 1 ? "" : "s")")
+                config.logger.info(
+                    "sync pushed \(outgoing.count) change\(outgoing.count == 1 ? "" : "s"), \(outcome.rejected.count) rejected, \(outcome.conflicts.count) conflict\(outcome.conflicts.count == 1 ? "" : "s")"
+                )
                 for event in outcome.conflicts {
                     for handler in conflictHandlers.all { handler(event) }
                 }

@@ -34,8 +34,13 @@ extension SyncEngine {
         let schema = try currentSchema()
         let response = try await api.sync.register(
             RegisterRequest(
-                clientId: config.clientID, platform: config.platform, appVersion: config.appVersion,
-                schemaVersion: schema.version, schemaHash: schema.hash))
+                clientId: config.clientID,
+                platform: config.platform,
+                appVersion: config.appVersion,
+                schemaVersion: schema.version,
+                schemaHash: schema.hash
+            )
+        )
         try await database.write { db in
             try MetaStore.set(.clientServerID, response.id, in: db)
         }

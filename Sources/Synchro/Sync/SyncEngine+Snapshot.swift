@@ -18,7 +18,13 @@ extension SyncEngine {
         while true {
             let page = try await api.sync.snapshot(
                 SnapshotRequest(
-                    clientId: config.clientID, cursor: cursor, limit: limit, schemaVersion: schema.version, schemaHash: schema.hash))
+                    clientId: config.clientID,
+                    cursor: cursor,
+                    limit: limit,
+                    schemaVersion: schema.version,
+                    schemaHash: schema.hash
+                )
+            )
             let next = page.hasMore ? page.cursor : nil
             if page.hasMore, next == nil {
                 throw SynchroError.invalidResponse(message: "a snapshot page says it has more but gives no cursor")

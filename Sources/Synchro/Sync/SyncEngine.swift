@@ -40,13 +40,16 @@ final class SyncEngine: Sendable {
         self.database = database
         self.schema = Locked(schema)
         let configuration = APIClient.Configuration(
-            baseURL: config.serverURL, errorKinds: SynchroAPI.errorKinds,
+            baseURL: config.serverURL,
+            errorKinds: SynchroAPI.errorKinds,
             additionalHeaders: ["X-App-Version": config.appVersion],
             // The engine retries whole cycles itself, with the protocol's own backoff.
             retryPolicy: .none,
-            logger: config.logger)
+            logger: config.logger
+        )
         self.api = SynchroAPI(
-            api: APIClient(configuration: configuration, transport: transport, accessTokenProvider: config.authProvider))
+            api: APIClient(configuration: configuration, transport: transport, accessTokenProvider: config.authProvider)
+        )
     }
 
     var status: SyncStatus { state.current.status }
@@ -93,7 +96,10 @@ final class SyncEngine: Sendable {
     private func stop(status: SyncStatus) {
         let tasks = state.withLock { state -> [Task<Void, Never>?] in
             state.phase = .stopped
-            defer { state.timer = nil; state.debounce = nil }
+            defer {
+                state.timer = nil
+                state.debounce = nil
+            }
             state.cycle?.cancel()
             return [state.timer, state.debounce]
         }
@@ -235,7 +241,7 @@ final class SyncEngine: Sendable {
             }
             do {
                 try await body()
-            } catch where FailureKind(error).isSchemaChange {
+            } catch  where FailureKind(error).isSchemaChange {
                 let current = schema.current
                 throw SynchroError.schemaMismatch(serverVersion: current?.version ?? 0, serverHash: current?.hash ?? "")
             }

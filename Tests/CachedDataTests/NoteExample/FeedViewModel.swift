@@ -1,11 +1,12 @@
+import CachedData
+import Observation
+
 // "2. Create a Fetcher" and "6. Fetching Single Items" of the note, as written; only the
 // SwiftUI import is conditional (Linux has no SwiftUI), and Observation is imported for
 // `@Observable` there (SwiftUI re-exports it on Apple platforms).
 #if canImport(SwiftUI)
 import SwiftUI
 #endif
-import Observation
-import CachedData
 
 @Observable
 class FeedViewModel {

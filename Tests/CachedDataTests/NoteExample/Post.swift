@@ -78,11 +78,13 @@ struct Post: CAItem {
 
 extension Post: CAMutableItem {
     func update() async throws(CAMutationError) {
-        guard let response = try? await APIClient.updatePost(
-            id: idString,
-            title: title,
-            content: content
-        ) else {
+        guard
+            let response = try? await APIClient.updatePost(
+                id: idString,
+                title: title,
+                content: content
+            )
+        else {
             throw .failed
         }
 
@@ -92,10 +94,12 @@ extension Post: CAMutableItem {
     }
 
     func insert() async throws(CAMutationError) {
-        guard let response = try? await APIClient.createPost(
-            title: title,
-            content: content
-        ) else {
+        guard
+            let response = try? await APIClient.createPost(
+                title: title,
+                content: content
+            )
+        else {
             throw .failed
         }
 

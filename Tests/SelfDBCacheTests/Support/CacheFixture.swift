@@ -39,8 +39,13 @@ final class CacheFixture {
     }
 
     private static func configuration(directory: URL, port: Int) -> SelfDBEmulator.Configuration {
-        .init(dataDirectory: directory.appendingPathComponent("server", isDirectory: true), apiKey: apiKey,
-              admin: .init(email: "admin@example.com", password: "Admin123!"), port: port, passwordHashIterations: 1_000)
+        .init(
+            dataDirectory: directory.appendingPathComponent("server", isDirectory: true),
+            apiKey: apiKey,
+            admin: .init(email: "admin@example.com", password: "Admin123!"),
+            port: port,
+            passwordHashIterations: 1_000
+        )
     }
 
     /// The server goes away (connections are refused).

@@ -13,13 +13,15 @@ struct ClientFixture: Sendable {
 
     /// Runs `body` against a fresh emulator, stopping it afterwards whatever happens.
     static func run(accessTokenLifetime: TimeInterval = 1800, _ body: (ClientFixture) async throws -> Void) async throws {
-        let emulator = try await SelfDBEmulator.start(.init(
-            apiKey: apiKey,
-            admin: .init(email: adminEmail, password: adminPassword),
-            port: 0,
-            accessTokenLifetime: accessTokenLifetime,
-            passwordHashIterations: 1_000
-        ))
+        let emulator = try await SelfDBEmulator.start(
+            .init(
+                apiKey: apiKey,
+                admin: .init(email: adminEmail, password: adminPassword),
+                port: 0,
+                accessTokenLifetime: accessTokenLifetime,
+                passwordHashIterations: 1_000
+            )
+        )
         do {
             try await body(ClientFixture(emulator: emulator))
         } catch {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SelfDBEmulator
 
 #if canImport(FoundationNetworking)
@@ -27,8 +28,11 @@ struct APIResponse: Sendable {
 /// Keeps URLSession from following redirects so 307s can be asserted.
 private final class NoRedirects: NSObject, URLSessionTaskDelegate, Sendable {
     func urlSession(
-        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+        _ session: URLSession,
+        task: URLSessionTask,
+        willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest,
+        completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
         completionHandler(nil)
     }
@@ -53,8 +57,14 @@ struct APIClient: Sendable {
 
     @discardableResult
     func send(
-        _ method: String, _ path: String, query: [(String, String)] = [], json: JSONValue? = nil, raw: [UInt8]? = nil,
-        token: String? = nil, apiKey: APIKey = .valid, headers: [String: String] = [:]
+        _ method: String,
+        _ path: String,
+        query: [(String, String)] = [],
+        json: JSONValue? = nil,
+        raw: [UInt8]? = nil,
+        token: String? = nil,
+        apiKey: APIKey = .valid,
+        headers: [String: String] = [:]
     ) async throws -> APIResponse {
         var components = URLComponents(url: baseURL.appendingPathComponent(""), resolvingAgainstBaseURL: false)
         components?.percentEncodedPath = path
@@ -105,8 +115,10 @@ struct APIClient: Sendable {
     /// Registers a user and returns its id and an access token.
     func newUser(_ email: String, password: String = "Password123") async throws -> (id: String, token: String) {
         let created = try await send(
-            "POST", "/users/",
-            json: ["email": .string(email), "password": .string(password), "firstName": "Test", "lastName": "User"])
+            "POST",
+            "/users/",
+            json: ["email": .string(email), "password": .string(password), "firstName": "Test", "lastName": "User"]
+        )
         try #require(created.status == 201, "create user failed: \(created.text)")
         let id = try #require(created.json?["id"]?.stringValue)
         return (id, try await login(email, password).access)
@@ -115,7 +127,11 @@ struct APIClient: Sendable {
     /// Creates a table and returns its id.
     func newTable(_ name: String, schema: JSONValue, public isPublic: Bool = false, token: String) async throws -> String {
         let created = try await send(
-            "POST", "/tables/", json: ["name": .string(name), "table_schema": schema, "public": .bool(isPublic)], token: token)
+            "POST",
+            "/tables/",
+            json: ["name": .string(name), "table_schema": schema, "public": .bool(isPublic)],
+            token: token
+        )
         try #require(created.status == 201, "create table failed: \(created.text)")
         return try #require(created.json?["id"]?.stringValue)
     }

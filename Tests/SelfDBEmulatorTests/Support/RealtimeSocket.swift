@@ -2,6 +2,7 @@ import Foundation
 import HummingbirdWSClient
 import Logging
 import NIOWebSocket
+
 @testable import SelfDBEmulator
 
 /// A WebSocket connection driven by a test: send text frames, await received ones.
@@ -15,7 +16,10 @@ final class RealtimeSocket: Sendable {
         func append(_ text: String) { messages.append(text) }
         func close() { closed = true }
         func open() { opened = true }
-        func fail(_ reason: String) { failure = reason; closed = true }
+        func fail(_ reason: String) {
+            failure = reason
+            closed = true
+        }
 
         func take() -> (String?, Bool) {
             if !messages.isEmpty { return (messages.removeFirst(), false) }

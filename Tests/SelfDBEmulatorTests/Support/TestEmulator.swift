@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import SelfDBEmulator
 
 /// Credentials every test emulator is started with.
@@ -19,7 +20,9 @@ func withEmulator<T>(
             apiKey: Fixture.apiKey,
             admin: .init(email: Fixture.adminEmail, password: Fixture.adminPassword),
             realtimeIdleTimeout: idleTimeout,
-            passwordHashIterations: 1_000))
+            passwordHashIterations: 1_000
+        )
+    )
     let client = APIClient(baseURL: emulator.baseURL)
     do {
         let result = try await body(emulator, client)

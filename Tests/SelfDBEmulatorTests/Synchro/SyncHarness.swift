@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SelfDBEmulator
 
 /// Specs the sync tests serve.
@@ -35,7 +36,10 @@ func withSyncEmulator<T>(
     _ body: (SelfDBEmulator, SyncTestClient) async throws -> T
 ) async throws -> T {
     var configuration = SelfDBEmulator.Configuration(
-        apiKey: Fixture.apiKey, passwordHashIterations: 1_000, syncSpecs: [SyncFixture.tasksSpec])
+        apiKey: Fixture.apiKey,
+        passwordHashIterations: 1_000,
+        syncSpecs: [SyncFixture.tasksSpec]
+    )
     configure(&configuration)
     let emulator = try await SelfDBEmulator.start(configuration)
     do {
@@ -113,8 +117,10 @@ struct SyncTestClient: Sendable {
     @discardableResult
     func register() async throws -> APIResponse {
         let response = try await send(
-            "POST", "/sync/register",
-            json: stamped(JSONObject([("platform", "test"), ("app_version", "1.0.0"), ("client_name", "Test device")])))
+            "POST",
+            "/sync/register",
+            json: stamped(JSONObject([("platform", "test"), ("app_version", "1.0.0"), ("client_name", "Test device")]))
+        )
         try #require(response.status == 200, "register failed: \(response.text)")
         return response
     }

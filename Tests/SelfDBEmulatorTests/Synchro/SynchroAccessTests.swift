@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SelfDBEmulator
 
 @Suite("Synchro server: registration, auth, versions, errors")
@@ -36,14 +37,18 @@ struct SynchroAccessTests {
     @Test func registerChecksItsBody() async throws {
         try await withSyncEmulator { _, client in
             let missingHash = try await client.send(
-                "POST", "/sync/register",
-                json: ["client_id": "d", "platform": "ios", "app_version": "1.0.0", "schema_version": 0])
+                "POST",
+                "/sync/register",
+                json: ["client_id": "d", "platform": "ios", "app_version": "1.0.0", "schema_version": 0]
+            )
             #expect(missingHash.status == 400)
             #expect(missingHash.json?["error"] == "schema_hash is required")
 
             let wrongType = try await client.send(
-                "POST", "/sync/register",
-                json: ["client_id": 5, "platform": "ios", "app_version": "1.0.0", "schema_version": 0, "schema_hash": ""])
+                "POST",
+                "/sync/register",
+                json: ["client_id": 5, "platform": "ios", "app_version": "1.0.0", "schema_version": 0, "schema_hash": ""]
+            )
             #expect(wrongType.status == 400)
             #expect(wrongType.json?["error"] == "client_id must be a string")
 
@@ -54,7 +59,10 @@ struct SynchroAccessTests {
             var stale = client
             stale.schemaVersion = 7
             let mismatch = try await stale.send(
-                "POST", "/sync/register", json: stale.stamped(JSONObject([("platform", "ios"), ("app_version", "1.0.0")])))
+                "POST",
+                "/sync/register",
+                json: stale.stamped(JSONObject([("platform", "ios"), ("app_version", "1.0.0")]))
+            )
             #expect(mismatch.status == 409)
             #expect(mismatch.json?["code"] == "schema_mismatch")
             #expect(mismatch.json?["message"]?.stringValue != nil)
@@ -139,10 +147,16 @@ struct SynchroAccessTests {
             #expect(try await headerless.send("GET", "/sync/schema").status == 200, "a missing header is not checked")
             // Registration also checks the body's app_version.
             let old = try await headerless.send(
-                "POST", "/sync/register", json: client.stamped(JSONObject([("platform", "ios"), ("app_version", "1.0.0")])))
+                "POST",
+                "/sync/register",
+                json: client.stamped(JSONObject([("platform", "ios"), ("app_version", "1.0.0")]))
+            )
             #expect(old.status == 426)
             let current = try await headerless.send(
-                "POST", "/sync/register", json: client.stamped(JSONObject([("platform", "ios"), ("app_version", "1.3.0")])))
+                "POST",
+                "/sync/register",
+                json: client.stamped(JSONObject([("platform", "ios"), ("app_version", "1.3.0")]))
+            )
             #expect(current.status == 200)
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SelfDBEmulator
 
 @Suite("Synchro server: last-write-wins")
@@ -9,7 +10,9 @@ struct SynchroConflictTests {
         let tolerance: Int64 = 5_000
         func winner(client: Int64, base: Int64?) -> ConflictRule.Winner {
             ConflictRule.resolve(
-                server: server, client: server.adding(milliseconds: client), base: base.map { server.adding(milliseconds: $0) },
+                server: server,
+                client: server.adding(milliseconds: client),
+                base: base.map { server.adding(milliseconds: $0) },
                 toleranceMilliseconds: tolerance
             ).winner
         }
@@ -56,13 +59,15 @@ struct SynchroConflictTests {
             let outdated = try await client.pushOne(Change.update("tasks", id, Change.task("v5"), at: Change.longAgo, base: server.text))
             #expect(outdated.outcome == "conflict/server_won_conflict")
             let newer = try await client.pushOne(
-                Change.update("tasks", id, Change.task("v6"), at: current.adding(milliseconds: 1_000).text, base: server.text))
+                Change.update("tasks", id, Change.task("v6"), at: current.adding(milliseconds: 1_000).text, base: server.text)
+            )
             #expect(newer.outcome == "applied")
             let latest = try #require(newer["server_updated_at"]?.stringValue.flatMap(SyncTimestamp.init(parsing:)))
 
             // Base from the future: refused whatever the clock says.
             let future = try await client.pushOne(
-                Change.update("tasks", id, Change.task("v7"), at: latest.adding(milliseconds: 60_000).text, base: latest.adding(milliseconds: 1).text))
+                Change.update("tasks", id, Change.task("v7"), at: latest.adding(milliseconds: 60_000).text, base: latest.adding(milliseconds: 1).text)
+            )
             #expect(future.outcome == "conflict/server_won_conflict")
             #expect(try emulator.syncedRow(table: "tasks", id: id)?.values["title"] == .string("v6"))
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SelfDBEmulator
 
 @Suite("Synchro server: push")
@@ -103,11 +104,13 @@ struct SynchroPushTests {
             ])
             #expect(response.status == 200)
             let rejected = try #require(response.json?["rejected"]?.arrayValue)
-            #expect(rejected.map(\.outcome) == [
-                "rejected_terminal/table_not_registered", "rejected_terminal/invalid_operation",
-                "rejected_terminal/invalid_data", "rejected_terminal/invalid_data", "rejected_terminal/invalid_data",
-                "rejected_terminal/invalid_data",
-            ])
+            #expect(
+                rejected.map(\.outcome) == [
+                    "rejected_terminal/table_not_registered", "rejected_terminal/invalid_operation",
+                    "rejected_terminal/invalid_data", "rejected_terminal/invalid_data", "rejected_terminal/invalid_data",
+                    "rejected_terminal/invalid_data",
+                ]
+            )
             #expect(rejected[2]["message"] == "column 'title' is required")
             #expect(rejected.allSatisfy { $0["message"]?.stringValue != nil })
             let accepted = try #require(response.json?["accepted"]?.arrayValue)
@@ -122,7 +125,8 @@ struct SynchroPushTests {
         try await withSyncEmulator { emulator, client in
             try await client.register()
             _ = try await client.pushOne(
-                Change.create("tasks", "T-1", JSONObject([("title", "ok"), ("done", 1), ("priority", 2.0), ("created_at", "2024-05-01T10:00:00.123456+02:00")])))
+                Change.create("tasks", "T-1", JSONObject([("title", "ok"), ("done", 1), ("priority", 2.0), ("created_at", "2024-05-01T10:00:00.123456+02:00")]))
+            )
             let row = try #require(try emulator.syncedRow(table: "tasks", id: "t-1"))
             #expect(row.values["done"] == .bool(true))
             #expect(row.values["priority"] == .int(2))
@@ -145,7 +149,9 @@ struct SynchroPushTests {
                   body: text
                   updated_at: timestamp
                   deleted_at: timestamp
-            """, in: directory)
+            """,
+            in: directory
+        )
         try await withSyncEmulator(configure: { $0.syncSpecs.append(spec) }) { emulator, client in
             let tables = try await client.send("GET", "/sync/tables")
             let announcements = tables.json?["tables"]?.arrayValue?.first { $0["table_name"] == "announcements" }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SelfDBEmulator
 
 @Suite("Synchro server: schema")
@@ -51,7 +52,11 @@ struct SynchroSchemaTests {
             // The hash is SHA-256 of the canonical {"tables":[...]}: sorted keys, no spaces.
             let canonical = CanonicalJSON.bytes(["tables": .array(tables)])
             #expect(CanonicalJSON.sha256Hex(["tables": .array(tables)]) == client.schemaHash)
-            #expect(String(decoding: canonical, as: UTF8.self).hasPrefix(#"{"tables":[{"columns":[{"db_type":"uuid","default_kind":"none","is_primary_key":true,"logical_type":"string","name":"id","nullable":false}"#))
+            #expect(
+                String(decoding: canonical, as: UTF8.self).hasPrefix(
+                    #"{"tables":[{"columns":[{"db_type":"uuid","default_kind":"none","is_primary_key":true,"logical_type":"string","name":"id","nullable":false}"#
+                )
+            )
             _ = emulator
         }
     }
@@ -83,7 +88,8 @@ struct SynchroSchemaTests {
         let spec = try SyncFixture.writeSpec(
             "tables:\n  Everything:\n    table: everything\n    sync: { owner: c_text }\n    columns:\n"
                 + "      id: { type: text, primaryKey: true }\n" + columns + "\n      updated_at: timestamp\n      deleted_at: timestamp\n",
-            in: directory)
+            in: directory
+        )
         try await withSyncEmulator(configure: { $0.syncSpecs = [spec] }) { _, client in
             let response = try await client.send("GET", "/sync/schema")
             let columns = try #require(response.json?["tables"]?.arrayValue?.first?["columns"]?.arrayValue)
@@ -102,7 +108,11 @@ struct SynchroSchemaTests {
         let specText = try String(contentsOf: SyncFixture.tasksSpec, encoding: .utf8)
         let spec = try SyncFixture.writeSpec(specText, in: directory, name: "tasks.yaml")
         let configuration = SelfDBEmulator.Configuration(
-            dataDirectory: dataDirectory, apiKey: Fixture.apiKey, passwordHashIterations: 1_000, syncSpecs: [spec])
+            dataDirectory: dataDirectory,
+            apiKey: Fixture.apiKey,
+            passwordHashIterations: 1_000,
+            syncSpecs: [spec]
+        )
 
         let first = try await SelfDBEmulator.start(configuration)
         let original = try #require(first.syncSchema)
@@ -160,7 +170,9 @@ struct SynchroSchemaTests {
                   author: uuid
                   updated_at: timestamp
                   deleted_at: timestamp
-            """, in: directory)
+            """,
+            in: directory
+        )
         do {
             _ = try await SelfDBEmulator.start(.init(apiKey: Fixture.apiKey, syncSpecs: [spec]))
             Issue.record("a broken sync spec must not start")

@@ -30,8 +30,12 @@ final class SyncWorld: @unchecked Sendable {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("synchro-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var configuration = SelfDBEmulator.Configuration(
-            dataDirectory: directory.appendingPathComponent("server"), apiKey: "test-key", passwordHashIterations: 1_000,
-            syncSpecs: [tasksSpec], syncClockSkewTolerance: 0)
+            dataDirectory: directory.appendingPathComponent("server"),
+            apiKey: "test-key",
+            passwordHashIterations: 1_000,
+            syncSpecs: [tasksSpec],
+            syncClockSkewTolerance: 0
+        )
         configure(&configuration)
         let world = SyncWorld(emulator: try await SelfDBEmulator.start(configuration), directory: directory, configuration: configuration)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -56,7 +60,9 @@ final class SyncWorld: @unchecked Sendable {
     /// A device of `user`: a client on `<name>.sqlite`, syncing only when told to unless the
     /// configuration says otherwise.
     func device(
-        _ name: String, user: String, appVersion: String = "1.0.0",
+        _ name: String,
+        user: String,
+        appVersion: String = "1.0.0",
         configure: (inout SynchroConfig) -> Void = { _ in }
     ) throws -> SynchroClient {
         let token = emulator.syncAccessToken(forUser: user)
@@ -69,7 +75,8 @@ final class SyncWorld: @unchecked Sendable {
             appVersion: appVersion,
             syncInterval: 3600,
             pushDebounce: 3600,
-            maxRetryAttempts: 1)
+            maxRetryAttempts: 1
+        )
         configure(&config)
         let client = try SynchroClient(config: config)
         clients.append(client)
@@ -78,7 +85,9 @@ final class SyncWorld: @unchecked Sendable {
 
     /// A device as ``device(_:user:appVersion:configure:)`` makes it, already started.
     func startedDevice(
-        _ name: String, user: String, appVersion: String = "1.0.0",
+        _ name: String,
+        user: String,
+        appVersion: String = "1.0.0",
         configure: (inout SynchroConfig) -> Void = { _ in }
     ) async throws -> SynchroClient {
         let client = try device(name, user: user, appVersion: appVersion, configure: configure)

@@ -64,9 +64,14 @@ struct ItemBytes {
     /// The 16 bytes of a UUID starting at `offset`.
     func uuid(at offset: Int) throws -> UUID {
         guard offset + 16 <= bytes.count else { throw corrupt("truncated UUID", at: []) }
-        let b = bytes, o = offset
-        return UUID(uuid: (b[o], b[o + 1], b[o + 2], b[o + 3], b[o + 4], b[o + 5], b[o + 6], b[o + 7],
-                           b[o + 8], b[o + 9], b[o + 10], b[o + 11], b[o + 12], b[o + 13], b[o + 14], b[o + 15]))
+        let b = bytes
+        let o = offset
+        return UUID(
+            uuid: (
+                b[o], b[o + 1], b[o + 2], b[o + 3], b[o + 4], b[o + 5], b[o + 6], b[o + 7],
+                b[o + 8], b[o + 9], b[o + 10], b[o + 11], b[o + 12], b[o + 13], b[o + 14], b[o + 15]
+            )
+        )
     }
 
     func string(at offset: inout Int) throws -> String {
@@ -418,7 +423,13 @@ struct ElementKey: CodingKey {
     private let name: String?
     var stringValue: String { name ?? intValue.map(String.init) ?? "" }
 
-    init(_ index: Int) { intValue = index; name = nil }
-    init(stringValue: String) { intValue = Int(stringValue); name = stringValue }
+    init(_ index: Int) {
+        intValue = index
+        name = nil
+    }
+    init(stringValue: String) {
+        intValue = Int(stringValue)
+        name = stringValue
+    }
     init?(intValue: Int) { self.init(intValue) }
 }

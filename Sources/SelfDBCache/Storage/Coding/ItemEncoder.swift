@@ -83,7 +83,7 @@ struct ItemKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
         guard case .object(var fields) = node.kind else { return ItemNode(.null) }
         if let existing = fields.first(where: { $0.key == name }) { return existing.value }
         let child = ItemNode(.null)
-        node.kind = .null   // drop the reference so the append does not copy the array
+        node.kind = .null  // drop the reference so the append does not copy the array
         fields.append((name, child))
         node.kind = .object(fields)
         return child

@@ -61,11 +61,21 @@ final class ItemNode {
         switch kind {
         case .null: bytes.append(ItemFormat.Tag.null.rawValue)
         case .bool(let value): bytes.append((value ? ItemFormat.Tag.trueValue : .falseValue).rawValue)
-        case .int(let value): bytes.append(ItemFormat.Tag.int.rawValue); Self.appendFixed(UInt64(bitPattern: value), to: &bytes)
-        case .uint(let value): bytes.append(ItemFormat.Tag.uint.rawValue); Self.appendFixed(value, to: &bytes)
-        case .double(let value): bytes.append(ItemFormat.Tag.double.rawValue); Self.appendFixed(value.bitPattern, to: &bytes)
-        case .date(let value): bytes.append(ItemFormat.Tag.date.rawValue); Self.appendFixed(value.timeIntervalSinceReferenceDate.bitPattern, to: &bytes)
-        case .string(let value): bytes.append(ItemFormat.Tag.string.rawValue); Self.appendString(value, to: &bytes)
+        case .int(let value):
+            bytes.append(ItemFormat.Tag.int.rawValue)
+            Self.appendFixed(UInt64(bitPattern: value), to: &bytes)
+        case .uint(let value):
+            bytes.append(ItemFormat.Tag.uint.rawValue)
+            Self.appendFixed(value, to: &bytes)
+        case .double(let value):
+            bytes.append(ItemFormat.Tag.double.rawValue)
+            Self.appendFixed(value.bitPattern, to: &bytes)
+        case .date(let value):
+            bytes.append(ItemFormat.Tag.date.rawValue)
+            Self.appendFixed(value.timeIntervalSinceReferenceDate.bitPattern, to: &bytes)
+        case .string(let value):
+            bytes.append(ItemFormat.Tag.string.rawValue)
+            Self.appendString(value, to: &bytes)
         case .uuid(let value):
             bytes.append(ItemFormat.Tag.uuid.rawValue)
             withUnsafeBytes(of: value.uuid) { bytes.append(contentsOf: $0) }
@@ -126,12 +136,22 @@ extension ItemNode {
         case .null: return ItemNode(.null)
         case .falseValue: return ItemNode(.bool(false))
         case .trueValue: return ItemNode(.bool(true))
-        case .int: offset += 8; return ItemNode(.int(Int64(bitPattern: try source.fixed(at: start))))
-        case .uint: offset += 8; return ItemNode(.uint(try source.fixed(at: start)))
-        case .double: offset += 8; return ItemNode(.double(Double(bitPattern: try source.fixed(at: start))))
-        case .date: offset += 8; return ItemNode(.date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: try source.fixed(at: start)))))
+        case .int:
+            offset += 8
+            return ItemNode(.int(Int64(bitPattern: try source.fixed(at: start))))
+        case .uint:
+            offset += 8
+            return ItemNode(.uint(try source.fixed(at: start)))
+        case .double:
+            offset += 8
+            return ItemNode(.double(Double(bitPattern: try source.fixed(at: start))))
+        case .date:
+            offset += 8
+            return ItemNode(.date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: try source.fixed(at: start)))))
         case .string: return ItemNode(.string(try source.string(at: &offset)))
-        case .uuid: offset += 16; return ItemNode(.uuid(try source.uuid(at: start)))
+        case .uuid:
+            offset += 16
+            return ItemNode(.uuid(try source.uuid(at: start)))
         case .array:
             var elements: [ItemNode] = []
             for _ in 0..<(try source.varint(at: &offset)) { elements.append(try read(source, at: &offset)) }

@@ -58,7 +58,8 @@ enum ChangeLog {
         try db.execute(sql: "DELETE FROM _synchro_changelog WHERE seq <= ?", arguments: [floor])
         try db.execute(
             sql: "INSERT INTO _synchro_settings (key, value) VALUES ('retention_floor', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-            arguments: [floor])
+            arguments: [floor]
+        )
         return floor
     }
 }

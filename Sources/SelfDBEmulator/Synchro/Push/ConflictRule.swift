@@ -14,7 +14,10 @@ enum ConflictRule {
     }
 
     static func resolve(
-        server: SyncTimestamp, client: SyncTimestamp, base: SyncTimestamp?, toleranceMilliseconds: Int64
+        server: SyncTimestamp,
+        client: SyncTimestamp,
+        base: SyncTimestamp?,
+        toleranceMilliseconds: Int64
     ) -> (winner: Winner, reason: String) {
         let adjusted = client.adding(milliseconds: toleranceMilliseconds)
         if let base {

@@ -82,9 +82,11 @@ struct PushProcessor {
             let stamp = nextStamp(after: existing)
             try performWrite(reason: "delete_failed") {
                 try SyncRowStore.update(
-                    table, id: id,
+                    table,
+                    id: id,
                     values: [(table.deletedAtColumn, stamp.text.databaseValue), (table.updatedAtColumn, stamp.text.databaseValue)],
-                    in: db)
+                    in: db
+                )
                 try ChangeLog.append(.delete, table: table.name, recordID: id, owner: user, in: db)
             }
             var result = PushResult(change, .applied)
@@ -145,7 +147,11 @@ struct PushProcessor {
     private func write(_ change: PushChange, over existing: StoredRow, table: SyncTable, resurrecting: Bool, in db: Database) throws -> PushResult {
         let server = existing.updatedAt ?? SyncTimestamp(milliseconds: 0)
         let verdict = ConflictRule.resolve(
-            server: server, client: change.clientUpdatedAt, base: change.baseUpdatedAt, toleranceMilliseconds: toleranceMilliseconds)
+            server: server,
+            client: change.clientUpdatedAt,
+            base: change.baseUpdatedAt,
+            toleranceMilliseconds: toleranceMilliseconds
+        )
         guard verdict.winner == .client else {
             return conflict(change, existing, table, reason: "server_won_conflict", message: verdict.reason)
         }

@@ -11,8 +11,11 @@ enum PushRoute {
         let user = context.user
         let server = context.server
         let processor = PushProcessor(
-            schema: context.schema, user: user, toleranceMilliseconds: server.toleranceMilliseconds,
-            takeFailure: server.takePushFailure)
+            schema: context.schema,
+            user: user,
+            toleranceMilliseconds: server.toleranceMilliseconds,
+            takeFailure: server.takePushFailure
+        )
         let outcome: Result<[PushResult], SyncError> = try await context.pool.write { db in
             guard try ClientRegistry.find(user: user, clientID: clientID, in: db) != nil else {
                 return .failure(.clientNotRegistered)

@@ -7,7 +7,8 @@ enum RegisterRoute {
             clientID: try body.nonEmptyString("client_id"),
             clientName: try body.optionalString("client_name"),
             platform: try body.string("platform"),
-            appVersion: try body.string("app_version"))
+            appVersion: try body.string("app_version")
+        )
         try context.checkSchema(body, allowUnset: true)
         try context.server.checkAppVersion(registration.appVersion, missingIsAllowed: false)
         let user = context.user

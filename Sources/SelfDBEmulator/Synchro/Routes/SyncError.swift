@@ -42,7 +42,8 @@ struct SyncError: Error, Sendable {
                 "message": "client schema does not match server schema",
                 "server_schema_version": .int(version),
                 "server_schema_hash": .string(hash),
-            ])
+            ]
+        )
     }
 
     var response: Response {

@@ -29,7 +29,8 @@ enum ClientRegistry {
             arguments: [
                 user, registration.clientID, UUIDText.random(), registration.clientName, registration.platform,
                 registration.appVersion, now,
-            ])
+            ]
+        )
         guard let client = try find(user: user, clientID: registration.clientID, in: db) else {
             throw DatabaseError(message: "registered client vanished")
         }
@@ -38,7 +39,8 @@ enum ClientRegistry {
 
     static func find(user: String, clientID: String, in db: Database) throws -> Client? {
         try Row.fetchOne(
-            db, sql: "SELECT id, last_sync_at, last_pull_at, last_pull_seq FROM _synchro_clients WHERE user_id = ? AND client_id = ?",
+            db,
+            sql: "SELECT id, last_sync_at, last_pull_at, last_pull_seq FROM _synchro_clients WHERE user_id = ? AND client_id = ?",
             arguments: [user, clientID]
         ).map { row in
             Client(id: row["id"], lastSyncAt: row["last_sync_at"], lastPullAt: row["last_pull_at"], lastPullSequence: row["last_pull_seq"])
@@ -54,7 +56,8 @@ enum ClientRegistry {
                 UPDATE _synchro_clients SET last_pull_at = ?, last_sync_at = ?, last_pull_seq = MAX(COALESCE(last_pull_seq, 0), ?)
                 WHERE user_id = ? AND client_id = ?
                 """,
-            arguments: [now, now, checkpoint, user, clientID])
+            arguments: [now, now, checkpoint, user, clientID]
+        )
     }
 
     /// A snapshot replaces the client's state, so its checkpoint may go backwards (after a
@@ -63,12 +66,14 @@ enum ClientRegistry {
         let now = SyncTimestamp.now().text
         try db.execute(
             sql: "UPDATE _synchro_clients SET last_pull_at = ?, last_sync_at = ?, last_pull_seq = ? WHERE user_id = ? AND client_id = ?",
-            arguments: [now, now, checkpoint, user, clientID])
+            arguments: [now, now, checkpoint, user, clientID]
+        )
     }
 
     static func recordPush(user: String, clientID: String, in db: Database) throws {
         try db.execute(
             sql: "UPDATE _synchro_clients SET last_sync_at = ? WHERE user_id = ? AND client_id = ?",
-            arguments: [SyncTimestamp.now().text, user, clientID])
+            arguments: [SyncTimestamp.now().text, user, clientID]
+        )
     }
 }

@@ -6,7 +6,8 @@ import GRDB
 enum SyncRowStore {
     static func find(_ table: SyncTable, id: String, in db: Database) throws -> StoredRow? {
         let statement = try db.cachedStatement(
-            sql: "SELECT \(selection(table)) FROM \(SQLIdentifier.quote(table.storageName)) WHERE \(SQLIdentifier.quote(table.primaryKey)) = ?")
+            sql: "SELECT \(selection(table)) FROM \(SQLIdentifier.quote(table.storageName)) WHERE \(SQLIdentifier.quote(table.primaryKey)) = ?"
+        )
         return try Row.fetchOne(statement, arguments: [id]).map { decode($0, table) }
     }
 
@@ -69,6 +70,7 @@ enum SyncRowStore {
             owner: row[0],
             data: data,
             updatedAt: data[table.updatedAtColumn]?.stringValue.flatMap(SyncTimestamp.init(parsing:)),
-            deletedAt: data[table.deletedAtColumn]?.stringValue.flatMap(SyncTimestamp.init(parsing:)))
+            deletedAt: data[table.deletedAtColumn]?.stringValue.flatMap(SyncTimestamp.init(parsing:))
+        )
     }
 }

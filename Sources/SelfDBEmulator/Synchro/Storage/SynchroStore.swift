@@ -27,14 +27,17 @@ struct SynchroStore: Sendable {
     func schemaVersion(for hash: String) throws -> Int64 {
         try pool.write { db in
             let latest = try Row.fetchOne(
-                db, sql: "SELECT version, hash FROM _synchro_schema_versions ORDER BY version DESC LIMIT 1")
+                db,
+                sql: "SELECT version, hash FROM _synchro_schema_versions ORDER BY version DESC LIMIT 1"
+            )
             if let latest, latest["hash"] as String == hash {
                 return latest["version"] as Int64
             }
             let next = (latest?["version"] as Int64? ?? 0) + 1
             try db.execute(
                 sql: "INSERT INTO _synchro_schema_versions (version, hash, created_at) VALUES (?, ?, ?)",
-                arguments: [next, hash, SyncTimestamp.now().text])
+                arguments: [next, hash, SyncTimestamp.now().text]
+            )
             return next
         }
     }
@@ -72,7 +75,8 @@ struct SynchroStore: Sendable {
                         last_pull_seq INTEGER,
                         PRIMARY KEY (user_id, client_id)
                     );
-                    """)
+                    """
+            )
         }
         return migrator
     }
@@ -87,7 +91,8 @@ struct SynchroStore: Sendable {
             let existing = Set(try db.columns(in: table.storageName).map(\.name))
             for column in table.columns where !existing.contains(column.name) {
                 try db.execute(
-                    sql: "ALTER TABLE \(storage) ADD COLUMN \(SQLIdentifier.quote(column.name)) \(column.logicalType.sqliteAffinity)")
+                    sql: "ALTER TABLE \(storage) ADD COLUMN \(SQLIdentifier.quote(column.name)) \(column.logicalType.sqliteAffinity)"
+                )
             }
         } else {
             var definitions = ["_synchro_owner TEXT NOT NULL"]
@@ -97,7 +102,8 @@ struct SynchroStore: Sendable {
             }
             try db.execute(sql: "CREATE TABLE \(storage) (\(definitions.joined(separator: ", ")))")
             try db.execute(
-                sql: "CREATE INDEX \(SQLIdentifier.quote(table.storageName + "_owner")) ON \(storage)(_synchro_owner, \(SQLIdentifier.quote(table.primaryKey)))")
+                sql: "CREATE INDEX \(SQLIdentifier.quote(table.storageName + "_owner")) ON \(storage)(_synchro_owner, \(SQLIdentifier.quote(table.primaryKey)))"
+            )
         }
     }
 }

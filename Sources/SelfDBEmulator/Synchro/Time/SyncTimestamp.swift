@@ -34,8 +34,14 @@ struct SyncTimestamp: Sendable, Hashable, Comparable {
         gmtime_r(&seconds, &parts)
         return String(
             format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ",
-            Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
-            Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), millis)
+            Int(parts.tm_year) + 1900,
+            Int(parts.tm_mon) + 1,
+            Int(parts.tm_mday),
+            Int(parts.tm_hour),
+            Int(parts.tm_min),
+            Int(parts.tm_sec),
+            millis
+        )
     }
 
     var json: JSONValue { .string(text) }
