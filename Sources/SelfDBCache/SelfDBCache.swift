@@ -117,7 +117,7 @@ public final class SelfDBCache: Sendable {
 
     /// How many mutations wait for the server.
     public func pendingMutationCount() throws -> Int {
-        try storage.pendingMutations().count
+        try storage.pendingMutationCount()
     }
 
     // MARK: Mutations

@@ -60,14 +60,14 @@ actor MutationSender {
 
     private func sendAll() async -> SyncReport {
         var report = SyncReport()
-        if let queued = try? storage.pendingMutations().count, queued > 0 {
+        if let queued = try? storage.pendingMutationCount(), queued > 0 {
             logger.info("cache: sending \(queued) queued mutation\(queued == 1 ? "" : "s")")
         }
         defer { log(report) }
         while true {
             let next: PendingMutation?
             do {
-                next = try storage.pendingMutations().first
+                next = try storage.nextPendingMutation()
             } catch {
                 report.stoppedBy = .storage("\(error)")
                 break
@@ -118,7 +118,7 @@ actor MutationSender {
             }
             broadcaster.post(.changed, typeName: mutation.typeName)
         }
-        report.remaining = (try? storage.pendingMutations().count) ?? 0
+        report.remaining = (try? storage.pendingMutationCount()) ?? 0
         return report
     }
 

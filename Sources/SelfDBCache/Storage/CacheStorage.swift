@@ -21,8 +21,10 @@ protocol CacheStorage: Sendable {
     /// Applies a mutation to the cache and queues it, atomically, placing the item in `views`
     /// at `position`. Returns its sequence.
     func enqueue(type: String, kind: MutationKind, item: StoredItem, insertInto views: [String], at position: InsertPosition, now: Date) throws -> Int64
-    /// The queue, oldest first.
-    func pendingMutations() throws -> [PendingMutation]
+    /// The oldest queued mutation, without reading the rest of the queue.
+    func nextPendingMutation() throws -> PendingMutation?
+    /// How many mutations are queued, without reading them.
+    func pendingMutationCount() throws -> Int
     /// Records that a send of the mutation is starting.
     func markAttempted(_ sequence: Int64) throws
     /// The server accepted the mutation; `server` is the item it returned, whose key may

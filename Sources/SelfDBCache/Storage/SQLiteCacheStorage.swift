@@ -197,20 +197,30 @@ final class SQLiteCacheStorage: CacheStorage {
         }
     }
 
-    func pendingMutations() throws -> [PendingMutation] {
+    /// The kinds this version sends; a row of another kind (from a newer version) waits.
+    private static let sendable = "kind IN ('insert', 'update', 'delete')"
+
+    func nextPendingMutation() throws -> PendingMutation? {
         try read { db in
-            try db.fetchAll(sql: "SELECT seq, type_name, item_id, kind, json, attempted FROM cache_mutations ORDER BY seq").compactMap { row in
-                guard let kind = MutationKind(rawValue: try row.required("kind")) else { return nil }
-                return PendingMutation(
-                    sequence: try row.required("seq"),
-                    typeName: try row.required("type_name"),
-                    itemId: try row.required("item_id"),
-                    kind: kind,
-                    body: try row.required("json"),
-                    attempted: try row.required("attempted")
-                )
-            }
+            try db.fetchOne(sql: "SELECT seq, type_name, item_id, kind, json, attempted FROM cache_mutations WHERE \(Self.sendable) ORDER BY seq LIMIT 1")
+                .flatMap(Self.pendingMutation)
         }
+    }
+
+    func pendingMutationCount() throws -> Int {
+        try read { db in try db.value(Int.self, sql: "SELECT count(*) FROM cache_mutations WHERE \(Self.sendable)") ?? 0 }
+    }
+
+    private static func pendingMutation(_ row: Row) throws -> PendingMutation? {
+        guard let kind = MutationKind(rawValue: try row.required("kind")) else { return nil }
+        return PendingMutation(
+            sequence: try row.required("seq"),
+            typeName: try row.required("type_name"),
+            itemId: try row.required("item_id"),
+            kind: kind,
+            body: try row.required("json"),
+            attempted: try row.required("attempted")
+        )
     }
 
     func markAttempted(_ sequence: Int64) throws {
