@@ -58,13 +58,9 @@ struct RollbackTests {
         let (fixture, fetcher) = try await loaded()
         fixture.server.refusing = false
         let stranger = fixture.server.memo("ghost", "not on the server")
-        // Listed locally (cache-only insert into the view), unknown to the server: the update
-        // fails with the item's own `.noAffectedRows`.
-        fixture.server.offline = true
+        // Inserted and confirmed, then deleted on the server behind the cache's back: the
+        // update fails with the item's own `.noAffectedRows`.
         try await fixture.handlers.insert(stranger, action: .action(.append, viewId: "memos"))
-        fixture.server.offline = false
-        fixture.server.edit { $0.removeAll { $0.id == "ghost" } }
-        _ = await fixture.cache.replayPendingMutations()
         fixture.server.edit { $0.removeAll { $0.id == "ghost" } }
         var edited = stranger
         edited.text = "edited"
