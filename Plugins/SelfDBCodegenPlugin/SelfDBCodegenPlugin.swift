@@ -3,8 +3,7 @@ import PackagePlugin
 
 /// Generates Swift for every `.yaml`/`.yml` spec file in a target, at build time.
 ///
-/// One build command per spec, with the spec as its only input and its three part files as
-/// outputs: the build system reruns it only when the spec (or the generator) changed, and the
+/// One build command per spec, with the spec as its only input and its part files as outputs: the build system reruns it only when the spec (or the generator) changed, and the
 /// generator leaves an unchanged output untouched so dependants are not recompiled. Non-spec
 /// YAML in a target should be `exclude:`d in Package.swift.
 @main
@@ -23,9 +22,18 @@ struct SelfDBCodegenPlugin: BuildToolPlugin {
         ["yaml", "yml"].contains(url.pathExtension) && !url.lastPathComponent.hasPrefix(".")
     }
 
-    /// The parts every spec generates, as `GeneratedPart` in SelfDBCodegen names them (a
-    /// plugin cannot link the generator library, so the names are repeated here).
-    static let parts = ["models", "client", "tables"]
+    /// The parts every spec generates and how many files each is spread over, as
+    /// `GeneratedPart` in SelfDBCodegen has them (a plugin cannot link the generator library,
+    /// so they are repeated here; `check-plugin-app.sh` builds an app through this plugin, which
+    /// fails if the two disagree).
+    static let parts = [("models", 3), ("client", 1), ("tables", 2)]
+
+    /// `selfdb.models.generated.swift`, `selfdb.models.2.generated.swift`, … for `stem` `selfdb`.
+    static func outputNames(stem: String) -> [String] {
+        parts.flatMap { part, count in
+            (1...count).map { $0 == 1 ? "\(stem).\(part).generated.swift" : "\(stem).\(part).\($0).generated.swift" }
+        }
+    }
 
     func commands(specs: [URL], tool: URL, workDirectory: URL, packageDirectory: URL) throws -> [Command] {
         let outputDirectory = workDirectory.appendingPathComponent("Generated")
@@ -44,7 +52,7 @@ struct SelfDBCodegenPlugin: BuildToolPlugin {
                 executable: tool,
                 arguments: ["generate", "--output", outputDirectory.path, "--relative-to", packageDirectory.path, spec.path],
                 inputFiles: [spec],
-                outputFiles: Self.parts.map { outputDirectory.appendingPathComponent("\(stem).\($0).generated.swift") }
+                outputFiles: Self.outputNames(stem: stem).map { outputDirectory.appendingPathComponent($0) }
             )
         }
     }

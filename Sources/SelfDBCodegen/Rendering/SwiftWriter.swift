@@ -51,6 +51,11 @@ struct SwiftWriter {
         line("}")
     }
 
+    /// Text another writer produced, as it is (at depth zero, where declarations start).
+    mutating func append(_ written: String) {
+        text += written
+    }
+
     /// Lines one level deeper.
     mutating func indented(_ body: (inout SwiftWriter) -> Void) {
         depth += 1

@@ -32,25 +32,11 @@ struct ModelTranslator {
             }
             if !structure.fields.isEmpty { writer.line() }
             emitInitializer(name, structure.fields, into: &writer)
-            let renamed = structure.fields.contains { $0.swiftName.value != $0.wireName }
-            if renamed || needsDecoder(structure) {
-                writer.line()
-                writer.block("enum CodingKeys: String, CodingKey") { writer in
-                    for field in structure.fields {
-                        let member = SwiftNamesRendering.member(field.swiftName.value)
-                        writer.line(field.swiftName.value == field.wireName ? "case \(member)" : "case \(member) = \(field.wireName.swiftLiteral)")
-                    }
-                }
-            }
-            if needsDecoder(structure) {
-                writer.line()
-                emitDecoder(structure, into: &writer)
-            }
+            writer.line()
+            emitDecoder(structure, into: &writer)
+            writer.line()
+            emitEncoder(structure, into: &writer)
         }
-    }
-
-    private func needsDecoder(_ structure: StructModel) -> Bool {
-        structure.fields.contains { $0.defaultValue != nil || $0.isLenient }
     }
 
     private func emitInitializer(_ name: String, _ fields: [FieldDeclaration], into writer: inout SwiftWriter) {
@@ -71,32 +57,58 @@ struct ModelTranslator {
         return field.type.value.isOptional ? " = nil" : ""
     }
 
-    /// Only models with defaults or lenient fields get a hand-rolled decoder: a missing key
-    /// takes the default instead of failing, which is what a default in a wire model means,
-    /// and a lenient field swallows a value of the wrong form (`try?` flattens to `T?`).
+    /// Every model decodes and encodes through the runtime's shared `WireKey` rather than a
+    /// `CodingKeys` enum of its own, and with written-out members rather than synthesized ones:
+    /// the enum's conformances were the largest part of a model's compiled code (see
+    /// `WireKey`). The members do what the synthesized ones would, plus two things the spec
+    /// can ask for: a missing key takes the field's default (what a default in a wire model
+    /// means), and a lenient field swallows a value of the wrong form (`try?` flattens to `T?`).
     private func emitDecoder(_ structure: StructModel, into writer: inout SwiftWriter) {
-        // Says what differs from a synthesized decoder, which is why this one exists.
-        var differences: [String] = []
-        if structure.fields.contains(where: { $0.defaultValue != nil }) { differences.append("a missing field takes its spec default") }
-        if structure.fields.contains(where: { $0.isLenient }) { differences.append("a lenient field whose value does not decode is nil or its default") }
-        writer.line("/// Decodes the wire form; \(differences.joined(separator: ", and ")).")
+        var rules: [String] = []
+        if structure.fields.contains(where: { $0.type.value.isOptional }) { rules.append("an optional field may be missing or `null`") }
+        if structure.fields.contains(where: { $0.defaultValue != nil }) { rules.append("a missing field takes its spec default") }
+        if structure.fields.contains(where: { $0.isLenient }) { rules.append("a lenient field whose value does not decode is nil or its default") }
+        let summary = rules.isEmpty ? "" : "; " + rules.joined(separator: ", ")
+        writer.line("/// Decodes the JSON object\(summary).")
         writer.block("\(access) init(from decoder: any Decoder) throws") { writer in
-            writer.line("let container = try decoder.container(keyedBy: CodingKeys.self)")
+            guard !structure.fields.isEmpty else {
+                writer.line("_ = try decoder.container(keyedBy: WireKey.self)")
+                return
+            }
+            writer.line("let container = try decoder.container(keyedBy: WireKey.self)")
             for field in structure.fields {
                 let member = SwiftNamesRendering.member(field.swiftName.value)
+                let key = field.wireName.swiftLiteral
                 let type = field.type.value
                 let decoded = types.swiftType(type.nonOptional)
                 if field.isLenient {
                     let fallback = field.defaultValue.map { " ?? " + types.literal($0.value, for: type) } ?? ""
-                    let read = "try? container.decodeIfPresent(\(decoded).self, forKey: .\(member))"
+                    let read = "try? container.decodeIfPresent(\(decoded).self, forKey: \(key))"
                     writer.line("self.\(member) = \(fallback.isEmpty ? read : "(\(read))\(fallback)")")
                 } else if let value = field.defaultValue {
-                    writer.line("self.\(member) = try container.decodeIfPresent(\(decoded).self, forKey: .\(member)) ?? \(types.literal(value.value, for: type))")
+                    writer.line("self.\(member) = try container.decodeIfPresent(\(decoded).self, forKey: \(key)) ?? \(types.literal(value.value, for: type))")
                 } else if type.isOptional {
-                    writer.line("self.\(member) = try container.decodeIfPresent(\(decoded).self, forKey: .\(member))")
+                    writer.line("self.\(member) = try container.decodeIfPresent(\(decoded).self, forKey: \(key))")
                 } else {
-                    writer.line("self.\(member) = try container.decode(\(decoded).self, forKey: .\(member))")
+                    writer.line("self.\(member) = try container.decode(\(decoded).self, forKey: \(key))")
                 }
+            }
+        }
+    }
+
+    /// The synthesized form, written out: a `nil` field is left out of the object.
+    private func emitEncoder(_ structure: StructModel, into writer: inout SwiftWriter) {
+        writer.line("/// Encodes the JSON object; a `nil` field is left out.")
+        writer.block("\(access) func encode(to encoder: any Encoder) throws") { writer in
+            guard !structure.fields.isEmpty else {
+                writer.line("_ = encoder.container(keyedBy: WireKey.self)")
+                return
+            }
+            writer.line("var container = encoder.container(keyedBy: WireKey.self)")
+            for field in structure.fields {
+                let member = SwiftNamesRendering.member(field.swiftName.value)
+                let method = field.type.value.isOptional ? "encodeIfPresent" : "encode"
+                writer.line("try container.\(method)(self.\(member), forKey: \(field.wireName.swiftLiteral))")
             }
         }
     }

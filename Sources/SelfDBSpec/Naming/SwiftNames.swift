@@ -19,6 +19,7 @@ public enum SwiftNames {
         "CodingKey", "CodingKeys", "Codable", "Sendable", "Hashable", "Error",
         "JSONValue", "APIClient", "APIRequest", "QueryItem", "TableModel", "TableQuery", "SortOrder",
         "TableColumnDefinition", "TableColumn", "ColumnType", "Condition", "SelfDBError", "HTTPTransport",
+        "WireKey",
     ]
 
     /// Standard library types a generated type may take the name of, but should rather not:
