@@ -39,6 +39,13 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    Benchmark("Decode 10,000 rows: generated model BenchRowModel (WireKey)", configuration: .init(maxIterations: 50)) { benchmark in
+        let decoder = JSONCoding.makeDecoder()
+        for _ in benchmark.scaledIterations {
+            blackHole(try? decoder.decode([BenchRowModel].self, from: rows))
+        }
+    }
+
     Benchmark("Decode 10,000 rows: hand-written Codable", configuration: .init(maxIterations: 50)) { benchmark in
         let decoder = JSONCoding.makeDecoder()
         for _ in benchmark.scaledIterations {

@@ -98,7 +98,8 @@ struct ModelTranslator {
 
     /// The synthesized form, written out: a `nil` field is left out of the object.
     private func emitEncoder(_ structure: StructModel, into writer: inout SwiftWriter) {
-        writer.line("/// Encodes the JSON object; a `nil` field is left out.")
+        let hasOptional = structure.fields.contains { $0.type.value.isOptional }
+        writer.line(hasOptional ? "/// Encodes the JSON object; a `nil` field is left out." : "/// Encodes the JSON object.")
         writer.block("\(access) func encode(to encoder: any Encoder) throws") { writer in
             guard !structure.fields.isEmpty else {
                 writer.line("_ = encoder.container(keyedBy: WireKey.self)")

@@ -30,7 +30,7 @@ internal struct Note: Codable, Hashable, Sendable, Identifiable {
         self.createdAt = try container.decode(Foundation.Date.self, forKey: "created_at")
     }
 
-    /// Encodes the JSON object; a `nil` field is left out.
+    /// Encodes the JSON object.
     internal func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: WireKey.self)
         try container.encode(self.id, forKey: "id")
@@ -58,7 +58,7 @@ internal struct Credentials: Codable, Hashable, Sendable {
         self.password = try container.decode(String.self, forKey: "password")
     }
 
-    /// Encodes the JSON object; a `nil` field is left out.
+    /// Encodes the JSON object.
     internal func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: WireKey.self)
         try container.encode(self.email, forKey: "email")

@@ -51,7 +51,7 @@ internal struct Attachment: Codable, Hashable, Sendable {
         self.size = try container.decode(Int64.self, forKey: "size")
     }
 
-    /// Encodes the JSON object; a `nil` field is left out.
+    /// Encodes the JSON object.
     internal func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: WireKey.self)
         try container.encode(self.path, forKey: "path")

@@ -63,7 +63,7 @@ public struct UserCreate: Codable, Hashable, Sendable {
         self.lastName = try container.decode(String.self, forKey: "lastName")
     }
 
-    /// Encodes the JSON object; a `nil` field is left out.
+    /// Encodes the JSON object.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: WireKey.self)
         try container.encode(self.email, forKey: "email")
@@ -93,7 +93,7 @@ public struct UserDeleteResponse: Codable, Hashable, Sendable, Identifiable {
         self.id = try container.decode(Foundation.UUID.self, forKey: "id")
     }
 
-    /// Encodes the JSON object; a `nil` field is left out.
+    /// Encodes the JSON object.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: WireKey.self)
         try container.encode(self.status, forKey: "status")
@@ -321,7 +321,7 @@ public struct RowDeleteResponse: Codable, Hashable, Sendable {
         self.rowId = try container.decode(JSONValue.self, forKey: "row_id")
     }
 
-    /// Encodes the JSON object; a `nil` field is left out.
+    /// Encodes the JSON object.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: WireKey.self)
         try container.encode(self.status, forKey: "status")
@@ -461,7 +461,7 @@ public struct FileStats: Codable, Hashable, Sendable {
         self.bucketCount = try container.decode(Int.self, forKey: "bucket_count")
     }
 
-    /// Encodes the JSON object; a `nil` field is left out.
+    /// Encodes the JSON object.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: WireKey.self)
         try container.encode(self.totalFiles, forKey: "total_files")

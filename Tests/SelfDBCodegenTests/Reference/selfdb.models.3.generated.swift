@@ -20,7 +20,7 @@ public struct StatusResponse: Codable, Hashable, Sendable {
         self.status = try container.decode(String.self, forKey: "status")
     }
 
-    /// Encodes the JSON object; a `nil` field is left out.
+    /// Encodes the JSON object.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: WireKey.self)
         try container.encode(self.status, forKey: "status")
@@ -114,7 +114,7 @@ public struct UserRead: Codable, Hashable, Sendable, Identifiable, CacheableMode
         self.createdAt = try container.decode(Foundation.Date.self, forKey: "created_at")
     }
 
-    /// Encodes the JSON object; a `nil` field is left out.
+    /// Encodes the JSON object.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: WireKey.self)
         try container.encode(self.id, forKey: "id")
@@ -143,7 +143,7 @@ public struct RefreshRequest: Codable, Hashable, Sendable {
         self.refreshToken = try container.decode(String.self, forKey: "refresh_token")
     }
 
-    /// Encodes the JSON object; a `nil` field is left out.
+    /// Encodes the JSON object.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: WireKey.self)
         try container.encode(self.refreshToken, forKey: "refresh_token")
@@ -402,7 +402,7 @@ public struct TableDataResponse: Codable, Hashable, Sendable {
         self.pageSize = try container.decode(Int.self, forKey: "page_size")
     }
 
-    /// Encodes the JSON object; a `nil` field is left out.
+    /// Encodes the JSON object.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: WireKey.self)
         try container.encode(self.data, forKey: "data")

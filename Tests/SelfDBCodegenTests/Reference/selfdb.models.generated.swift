@@ -79,7 +79,7 @@ public struct LoginRequest: Codable, Hashable, Sendable {
         self.password = try container.decode(String.self, forKey: "password")
     }
 
-    /// Encodes the JSON object; a `nil` field is left out.
+    /// Encodes the JSON object.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: WireKey.self)
         try container.encode(self.email, forKey: "email")
@@ -140,7 +140,7 @@ public struct RowMutationResponse: Codable, Hashable, Sendable {
         self.data = try container.decode([String: JSONValue].self, forKey: "data")
     }
 
-    /// Encodes the JSON object; a `nil` field is left out.
+    /// Encodes the JSON object.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: WireKey.self)
         try container.encode(self.status, forKey: "status")
@@ -293,7 +293,7 @@ public struct FileListResponse: Codable, Hashable, Sendable {
         self.pageSize = try container.decode(Int.self, forKey: "page_size")
     }
 
-    /// Encodes the JSON object; a `nil` field is left out.
+    /// Encodes the JSON object.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: WireKey.self)
         try container.encode(self.files, forKey: "files")

@@ -67,7 +67,7 @@ public struct SchemaResponse: Codable, Hashable, Sendable {
         self.tables = try container.decode([SyncTable].self, forKey: "tables")
     }
 
-    /// Encodes the JSON object; a `nil` field is left out.
+    /// Encodes the JSON object.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: WireKey.self)
         try container.encode(self.schemaVersion, forKey: "schema_version")
@@ -195,7 +195,7 @@ public struct PushRequest: Codable, Hashable, Sendable {
         self.schemaHash = try container.decode(String.self, forKey: "schema_hash")
     }
 
-    /// Encodes the JSON object; a `nil` field is left out.
+    /// Encodes the JSON object.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: WireKey.self)
         try container.encode(self.clientId, forKey: "client_id")
@@ -229,7 +229,7 @@ public struct SnapshotCursor: Codable, Hashable, Sendable {
         self.afterId = try container.decode(String.self, forKey: "after_id")
     }
 
-    /// Encodes the JSON object; a `nil` field is left out.
+    /// Encodes the JSON object.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: WireKey.self)
         try container.encode(self.checkpoint, forKey: "checkpoint")

@@ -63,7 +63,7 @@ public struct TablesResponse: Codable, Hashable, Sendable {
         self.schemaHash = try container.decode(String.self, forKey: "schema_hash")
     }
 
-    /// Encodes the JSON object; a `nil` field is left out.
+    /// Encodes the JSON object.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: WireKey.self)
         try container.encode(self.tables, forKey: "tables")
@@ -183,7 +183,7 @@ public struct PushResponse: Codable, Hashable, Sendable {
         self.schemaHash = try container.decode(String.self, forKey: "schema_hash")
     }
 
-    /// Encodes the JSON object; a `nil` field is left out.
+    /// Encodes the JSON object.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: WireKey.self)
         try container.encode(self.accepted, forKey: "accepted")

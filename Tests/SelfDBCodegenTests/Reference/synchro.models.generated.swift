@@ -376,7 +376,7 @@ public struct DeletedRecord: Codable, Hashable, Sendable, Identifiable {
         self.tableName = try container.decode(String.self, forKey: "table_name")
     }
 
-    /// Encodes the JSON object; a `nil` field is left out.
+    /// Encodes the JSON object.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: WireKey.self)
         try container.encode(self.id, forKey: "id")
@@ -638,7 +638,7 @@ public struct Health: Codable, Hashable, Sendable {
         self.status = try container.decode(String.self, forKey: "status")
     }
 
-    /// Encodes the JSON object; a `nil` field is left out.
+    /// Encodes the JSON object.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: WireKey.self)
         try container.encode(self.status, forKey: "status")
