@@ -30,12 +30,13 @@ public enum CodeGenerator {
                         writer.line()
                         writer.append(declaration)
                     }
-                } else if index == 0 {
+                } else if shares.allSatisfy(\.isEmpty) {
                     writer.line()
                     writer.line("// This spec declares no \(part.noun).")
                 } else {
+                    // Said so that an empty file in a diff does not look like lost output.
                     writer.line()
-                    writer.line("// The spec's \(part.noun) all fit in the files before this one.")
+                    writer.line("// None of the spec's \(part.noun) fall in this file (a declaration's file follows from its name).")
                 }
                 return GeneratedFile(name: file.0, contents: writer.text)
             }
