@@ -64,8 +64,14 @@ public final class Statement: Sequence {
         guard arguments.count == parameterCount else {
             throw SQLiteError.wrongParameterCount(sql: sql, expected: parameterCount, given: arguments.count)
         }
-        for (index, argument) in arguments.enumerated() {
-            try check((argument?.sqliteValue ?? .null).bind(to: handle, at: Int32(index + 1)))
+        // Read in place: a `for in` over the array copied each existential out and destroyed it
+        // again, through value witnesses, a fifth of the store's cost over raw sqlite3.
+        try arguments.withUnsafeBufferPointer { arguments in
+            for index in arguments.indices {
+                let position = Int32(index + 1)
+                let code = arguments[index]?.sqliteValue.bind(to: handle, at: position) ?? sqlite3_bind_null(handle, position)
+                try check(code)
+            }
         }
         try stepFirst()
         return self
