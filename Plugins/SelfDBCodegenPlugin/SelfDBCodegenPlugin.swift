@@ -3,7 +3,8 @@ import PackagePlugin
 
 /// Generates Swift for every `.yaml`/`.yml` spec file in a target, at build time.
 ///
-/// One build command per spec, with the spec as its only input and its part files as outputs: the build system reruns it only when the spec (or the generator) changed, and the
+/// One build command per spec, with the spec as its only input and its part files as
+/// outputs: the build system reruns it only when the spec (or the generator) changed, and the
 /// generator leaves an unchanged output untouched so dependants are not recompiled. Non-spec
 /// YAML in a target should be `exclude:`d in Package.swift.
 @main
