@@ -27,6 +27,7 @@ func measure() throws -> Double {
         case "store-each", "store-row", "raw": try StoreRead.run(mode)
         case "store-insert": try StoreRead.insert()
         case "raw-insert": StoreRead.rawInsert()
+        case "crdt-insert": try StoreRead.crdtInsert()
         default: try cache.savePage(rows, into: "bench")
         }
         best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
@@ -96,6 +97,15 @@ enum StoreRead {
         try db.executeScript("CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT, score REAL)")
         let insert = try db.prepare("INSERT INTO t (id, name, score) VALUES (?, ?, ?)")
         try db.transaction { for id in 0..<100_000 { try insert.execute(id, "name \(id)", Double(id) / 3) } }
+    }
+
+    /// 10,000 inserts into a CRDT-tracked table in one transaction, as the CRDT benchmark does.
+    static func crdtInsert() throws {
+        let db = try CRDTSQLite<Int64>(path: ":memory:", nodeId: 1)
+        try db.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT, score REAL)")
+        try db.enableCRDT(for: "t")
+        let insert = try db.connection.prepare("INSERT INTO t (id, name, score) VALUES (?, ?, ?)")
+        try db.connection.transaction { for id in 0..<10_000 { try insert.execute(id, "name \(id)", Double(id)) } }
     }
 
     /// The same inserts in raw sqlite3, on a connection opened with the store's flags.
