@@ -53,7 +53,7 @@ public enum CodeGenerator {
     }
 
     /// One top-level declaration: the type it declares and its text.
-    struct Declaration: Equatable {
+    struct Declaration {
         var name: String
         var text: String
     }

@@ -128,6 +128,11 @@ import Testing
         let after = CodeGenerator.spread(edited, over: 3)
         let changed = zip(files, after).filter { $0.0 != $0.1 }.count
         #expect(changed <= 2, "only the files of Model7 and Model300 change")
+        let fileOf = { (text: String, files: [[String]]) in files.firstIndex { $0.contains(text) } }
+        let touched = Set([fileOf(declarations[7].text, files), fileOf(edited[300].text, after)].compactMap { $0 })
+        let changedFiles = Set(files.indices.filter { files[$0] != after[$0] })
+        #expect(changedFiles == touched, "exactly the files that hold Model7 and Model300 change")
+        #expect(fileOf(edited[7].text, after) == fileOf(declarations[7].text, files), "an edited declaration stays in its file")
         #expect(CodeGenerator.stableHash("a") == 0xAF63_DC4C_8601_EC8C, "FNV-1a's published value: the same files on every machine")
     }
 
