@@ -18,7 +18,10 @@ struct LoggingTests {
                 baseURL: fixture.emulator.baseURL,
                 apiKey: ClientFixture.apiKey,
                 retryPolicy: RetryPolicy(maxAttempts: 2, baseDelay: 0.01),
-                realtime: RealtimeConfiguration(heartbeatInterval: .milliseconds(100)),
+                // Long enough that a reply slowed by a loaded CI machine is not taken for a dead
+                // socket: the test disconnects as soon as the first heartbeat is logged, a whole
+                // interval before an unanswered one would drop the socket.
+                realtime: RealtimeConfiguration(heartbeatInterval: .seconds(1)),
                 logger: logger
             )
 
@@ -43,7 +46,10 @@ struct LoggingTests {
             try await selfdb.tables.create(from: Memo.self)
             try await selfdb.realtime.connect()
             try await selfdb.realtime.channel("table:\(Memo.tableName)").subscribe()
-            try await Task.sleep(for: .milliseconds(350))
+            let deadline = ContinuousClock.now + .seconds(30)
+            while !lines.all.contains(where: { $0.contains("realtime heartbeat") }), ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
             try await selfdb.realtime.disconnect()
 
             let trace = lines.all
@@ -59,6 +65,32 @@ struct LoggingTests {
                     #expect(!line.contains(secret), "a secret reached the log: \(line)")
                 }
             }
+        }
+    }
+
+    @Test func disconnectingWhileReconnectingStopsTheAttemptsAndSaysSo() async throws {
+        try await ClientFixture.run { fixture in
+            let lines = LogLines()
+            let selfdb = SelfDB(
+                baseURL: fixture.emulator.baseURL,
+                apiKey: ClientFixture.apiKey,
+                // A first reconnect far off, so the client is still waiting for it when the app
+                // disconnects.
+                realtime: RealtimeConfiguration(heartbeatInterval: .milliseconds(200), reconnectBackoff: ReconnectBackoff(initial: .seconds(60), jitter: 0)),
+                logger: .capturing(lines)
+            )
+            try await selfdb.realtime.connect()
+            fixture.emulator.answersRealtimeHeartbeats = false
+            let deadline = ContinuousClock.now + .seconds(30)
+            while !lines.all.contains(where: { $0.contains("realtime reconnecting in") }), ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            try await selfdb.realtime.disconnect()
+
+            let trace = lines.all
+            #expect(trace.contains { $0.contains("realtime disconnected: heartbeat timeout") }, "\(trace.joined(separator: "\n"))")
+            #expect(trace.last?.contains("realtime disconnected: requested (reconnecting stopped)") == true, "\(trace.joined(separator: "\n"))")
+            #expect(await selfdb.realtime.state == .disconnected(.requested))
         }
     }
 

@@ -331,7 +331,9 @@ struct ProtocolTests {
     }
 
     @Test func syncNowDuringStartIsNotConnected() async throws {
-        try await SyncWorld.run(configure: { $0.responseLatency = .milliseconds(200) }) { world in
+        // A slow registration (a whole second), so that the call below still finds the device
+        // starting when a loaded CI machine wakes this task late.
+        try await SyncWorld.run(configure: { $0.responseLatency = .seconds(1) }) { world in
             let phone = try world.device("phone", user: SyncWorld.newUser())
             let starting = Task { try await phone.start() }
             try await Task.sleep(for: .milliseconds(50))

@@ -77,9 +77,13 @@ public actor RealtimeClient {
     /// Declared `throws` for the design note's `try await`; it does not fail today.
     public func disconnect() async throws {
         wantsConnection = false
+        let wasReconnecting = reconnecting != nil
         reconnecting?.cancel()
         reconnecting = nil
         guard let socket else {
+            // A lost socket was already logged; what changes now is that the client stops
+            // trying to get it back, which a trace should show as well.
+            if wasReconnecting { configuration.logger.info("realtime disconnected: requested (reconnecting stopped)") }
             publish(.disconnected(.requested))
             return
         }
