@@ -42,7 +42,7 @@ struct RealtimeTests {
             #expect(await socket.nextJSON()?["event"] == "phx_reply")
 
             _ = try await client.send("POST", "/tables/\(table)/data", json: ["item": "tea"], token: token)
-            let event = await socket.nextJSON(timeout: .seconds(5))
+            let event = await socket.nextJSON()
             #expect(
                 event == [
                     "topic": "table:orders", "event": "insert",
@@ -66,7 +66,7 @@ struct RealtimeTests {
 
             let inserted = try await client.send("POST", "/tables/\(table)/data", json: ["n": 1], token: token)
             let rowID = try #require(inserted.json?["data"]?["id"]?.stringValue)
-            let insert = try #require(await socket.nextJSON(timeout: .seconds(5))?.arrayValue)
+            let insert = try #require(await socket.nextJSON()?.arrayValue)
             #expect(insert.count == 5)
             #expect(insert[2] == "table:events_v2")
             #expect(insert[3] == "insert")
@@ -135,7 +135,7 @@ struct RealtimeTests {
         try await withEmulator { emulator, _ in
             let socket = try await RealtimeSocket(url: Self.socketURL(emulator))
             socket.send(.array(["1", "1", "table:x", "phx_join", [:]]))
-            #expect(await socket.waitUntilClosed(timeout: .seconds(5)))
+            #expect(await socket.waitUntilClosed())
             await socket.close()
         }
     }
@@ -144,7 +144,7 @@ struct RealtimeTests {
         try await withEmulator { emulator, _ in
             let socket = try await RealtimeSocket(url: Self.socketURL(emulator, path: "/realtime/socket/websocket", query: "&vsn=2.0.0"))
             socket.send(["topic": "table:x", "event": "phx_join", "payload": [:], "ref": "1"])
-            #expect(await socket.waitUntilClosed(timeout: .seconds(5)))
+            #expect(await socket.waitUntilClosed())
             await socket.close()
         }
     }
@@ -154,7 +154,7 @@ struct RealtimeTests {
             let socket = try await RealtimeSocket(url: Self.socketURL(emulator))
             socket.send(["topic": "phoenix", "event": "heartbeat", "payload": [:], "ref": "1"])
             #expect(await socket.nextJSON() != nil)
-            #expect(await socket.waitUntilClosed(timeout: .seconds(5)))
+            #expect(await socket.waitUntilClosed())
             await socket.close()
         }
     }
@@ -188,7 +188,7 @@ struct RealtimeTests {
         #expect(await socket.nextJSON() != nil)
         #expect(emulator.realtimeConnectionCount == 1)
         await emulator.stop()
-        #expect(await socket.waitUntilClosed(timeout: .seconds(5)))
+        #expect(await socket.waitUntilClosed())
         await socket.close()
     }
 }

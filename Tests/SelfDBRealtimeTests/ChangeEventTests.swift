@@ -62,14 +62,14 @@ struct ChangeEventTests {
             #expect(channel.isJoined)
 
             _ = try await fixture.selfdb.tables.data.insert(fixture.note("hello"))
-            #expect(try await received.first(within: .seconds(5)).new?["body"] == "hello")
+            #expect(try await received.first().new?["body"] == "hello")
 
             try await channel.unsubscribe()
             try await fixture.selfdb.realtime.disconnect()
             _ = try await states.0.first { $0 == .disconnected(.requested) }
             #expect(await fixture.selfdb.realtime.state == .disconnected(.requested))
             // The server notices the close.
-            let deadline = ContinuousClock.now + .seconds(5)
+            let deadline = ContinuousClock.now + .seconds(20)
             while fixture.emulator.current.realtimeConnectionCount > 0, ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(20))
             }
@@ -116,7 +116,7 @@ struct ChangeEventTests {
                 return count
             }
             _ = try await fixture.selfdb.tables.data.insert(Tag(id: UUID(), name: "one", userId: fixture.adminID))
-            let deadline = ContinuousClock.now + .seconds(5)
+            let deadline = ContinuousClock.now + .seconds(20)
             reader.cancel()
             #expect(await reader.value <= 1)
             while channel.isJoined, ContinuousClock.now < deadline {

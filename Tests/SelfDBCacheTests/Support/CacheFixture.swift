@@ -89,12 +89,16 @@ final class CacheFixture {
     }
 }
 
-/// Waits (up to a generous limit) until `condition` holds; for events that arrive asynchronously.
+/// Waits (up to 20 s, polling) until `condition` holds; for events that arrive asynchronously.
+/// The limit is generous because a passing test never reaches it, and a loaded 2-core CI
+/// machine running the whole suite can take seconds to deliver an event.
 @MainActor
 func eventually(_ what: String, sourceLocation: SourceLocation = #_sourceLocation, _ condition: @MainActor () throws -> Bool) async throws {
-    for _ in 0..<500 {
+    let deadline = ContinuousClock.now + .seconds(20)
+    while ContinuousClock.now < deadline {
         if try condition() { return }
         try await Task.sleep(for: .milliseconds(10))
     }
+    if try condition() { return }
     Issue.record("timed out waiting for \(what)", sourceLocation: sourceLocation)
 }

@@ -27,11 +27,16 @@ final class RealtimeSocket: Sendable {
         }
     }
 
+    /// How long a test waits for a frame, an upgrade or a close that should come. Generous:
+    /// a passing test never waits it out, and on a loaded 2-core CI machine running the whole
+    /// suite a heartbeat reply has taken more than 5 s.
+    static let patience: Duration = .seconds(20)
+
     private let inbox = Inbox()
     private let outgoing: AsyncStream<String>.Continuation
     private let task: Task<Void, Never>
 
-    /// Connects and waits (up to 5 s) for the upgrade; throws if it did not happen.
+    /// Connects and waits (up to ``patience``) for the upgrade; throws if it did not happen.
     init(url: String) async throws {
         let (stream, continuation) = AsyncStream<String>.makeStream()
         outgoing = continuation
@@ -63,7 +68,7 @@ final class RealtimeSocket: Sendable {
             }
             await inbox.close()
         }
-        let deadline = ContinuousClock.now + .seconds(5)
+        let deadline = ContinuousClock.now + Self.patience
         while ContinuousClock.now < deadline {
             if await inbox.opened { return }
             if await inbox.closed { break }
@@ -84,7 +89,7 @@ final class RealtimeSocket: Sendable {
     }
 
     /// The next frame received within `timeout`, or nil if none came (or the socket closed).
-    func next(timeout: Duration = .seconds(5)) async -> String? {
+    func next(timeout: Duration = patience) async -> String? {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             let (message, closed) = await inbox.take()
@@ -96,13 +101,13 @@ final class RealtimeSocket: Sendable {
     }
 
     /// The next frame parsed as JSON.
-    func nextJSON(timeout: Duration = .seconds(5)) async -> JSONValue? {
+    func nextJSON(timeout: Duration = patience) async -> JSONValue? {
         guard let text = await next(timeout: timeout) else { return nil }
         return try? JSONParser.parse(text)
     }
 
     /// Frames until one satisfies `predicate`, within `timeout`.
-    func next(where predicate: (JSONValue) -> Bool, timeout: Duration = .seconds(5)) async -> JSONValue? {
+    func next(where predicate: (JSONValue) -> Bool, timeout: Duration = patience) async -> JSONValue? {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             guard let value = await nextJSON(timeout: deadline - ContinuousClock.now) else { return nil }
@@ -112,7 +117,7 @@ final class RealtimeSocket: Sendable {
     }
 
     /// `true` once the server has closed the socket, waiting up to `timeout`.
-    func waitUntilClosed(timeout: Duration) async -> Bool {
+    func waitUntilClosed(timeout: Duration = patience) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             let (message, closed) = await inbox.take()

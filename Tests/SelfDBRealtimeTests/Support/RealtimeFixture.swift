@@ -29,17 +29,17 @@ final class RealtimeFixture: Sendable {
     /// relaxed except where a test is about heartbeats: on a loaded 2-core CI machine a reply
     /// can take longer than a very short interval, and the reconnect that follows would drop
     /// the events a test is waiting for (Phoenix does not replay them).
-    static func configuration(_ serializer: PhoenixSerializer = .v1, heartbeat: Duration = .seconds(5)) -> RealtimeConfiguration {
+    static func configuration(_ serializer: PhoenixSerializer = .v1, heartbeat: Duration = .seconds(30)) -> RealtimeConfiguration {
         RealtimeConfiguration(
             serializer: serializer,
             heartbeatInterval: heartbeat,
-            replyTimeout: .seconds(10),
+            replyTimeout: .seconds(30),
             reconnectBackoff: ReconnectBackoff(initial: .milliseconds(50), maximum: .milliseconds(400))
         )
     }
 
     /// Runs `body` against a fresh emulator; disconnects and stops it afterwards whatever happens.
-    static func run(_ serializer: PhoenixSerializer = .v1, heartbeat: Duration = .seconds(5), _ body: (RealtimeFixture) async throws -> Void) async throws {
+    static func run(_ serializer: PhoenixSerializer = .v1, heartbeat: Duration = .seconds(30), _ body: (RealtimeFixture) async throws -> Void) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("selfdb-realtime-\(UUID().uuidString)")
         let emulator = try await SelfDBEmulator.start(Self.emulatorConfiguration(port: 0, directory: directory))
         let fixture: RealtimeFixture
@@ -98,7 +98,7 @@ final class Inbox<Value: Sendable>: Sendable {
     var all: [Value] { values.current }
 
     /// Waits (up to `timeout`) until some delivered value satisfies `predicate`, and returns it.
-    func first(within timeout: Duration = .seconds(10), where predicate: (Value) -> Bool = { _ in true }, sourceLocation: SourceLocation = #_sourceLocation) async throws -> Value {
+    func first(within timeout: Duration = .seconds(20), where predicate: (Value) -> Bool = { _ in true }, sourceLocation: SourceLocation = #_sourceLocation) async throws -> Value {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if let match = values.current.first(where: predicate) { return match }
