@@ -215,7 +215,9 @@ public actor RealtimeClient {
             if (try? await open()) != nil { break }
             attempt += 1
         }
-        reconnecting = nil
+        // A cancelled loop was cleared by whoever cancelled it (connect() or disconnect()), and
+        // the slot may already hold the loop of a later drop, which must keep running.
+        if !Task.isCancelled { reconnecting = nil }
     }
 
     private func publish(_ newState: ConnectionState) {
