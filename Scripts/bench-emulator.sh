@@ -4,8 +4,8 @@
 #
 #   Scripts/bench-emulator.sh [seconds-per-run (default 5)] [connections (default 16)]
 #
-# Needs wrk (apt-get install wrk), curl and python3. Starts its own emulator on a free
-# port with a temporary data directory and stops it on exit.
+# Needs wrk (apt-get install wrk; on macOS brew install wrk), curl and python3. Starts its own
+# emulator on a free port with a temporary data directory and stops it on exit.
 set -euo pipefail
 
 DURATION="${1:-5}"
@@ -15,7 +15,9 @@ API_KEY="bench-key"
 ADMIN_EMAIL="admin@example.com"
 ADMIN_PASSWORD="Admin123!"
 
-command -v wrk >/dev/null || { echo "wrk is not installed (apt-get install wrk)" >&2; exit 1; }
+command -v wrk >/dev/null || { echo "wrk is not installed (apt-get install wrk, or brew install wrk)" >&2; exit 1; }
+# The core count: GNU coreutils' nproc, or macOS's sysctl.
+cores="$(nproc 2>/dev/null || sysctl -n hw.ncpu)"
 
 swift build -c release --product selfdb-emulator --package-path "$ROOT" >/dev/null
 BIN="$(swift build -c release --package-path "$ROOT" --show-bin-path)/selfdb-emulator"
@@ -78,7 +80,7 @@ run() {
     printf "%-28s %10s req/s   p50 %-9s %s\n" "$name" "$rps" "$latency" "${non2xx:+(non-2xx: $non2xx)}"
 }
 
-echo "SelfDB emulator (release) on $BASE, wrk -t2 -c$CONNECTIONS -d${DURATION}s, $(nproc) cores"
+echo "SelfDB emulator (release) on $BASE, wrk -t2 -c$CONNECTIONS -d${DURATION}s, $cores cores"
 run "POST /users/token (login)" "$WORK/login.lua" "/users/token"
 run "GET data (100 rows/page)" "$WORK/fetch.lua" "/tables/$TABLE/data?page=1&page_size=100"
 run "POST data (insert)" "$WORK/insert.lua" "/tables/$TABLE/data"

@@ -7,6 +7,11 @@ swift-symbolgraph-extract loads the built module and must find the same C module
 maps of NIO, SQLite, Atomics…) for the same target and SDK as the compiler did, so
 Scripts/docs.sh passes it the `-I`, `-Xcc`, `-module-cache-path`, `-target` and `-sdk` flags of
 the module's compile command in SwiftPM's build description.
+
+Written against the build description of SwiftPM's native build system (the default) as
+SwiftPM writes it on Linux; on macOS the same file also carries `-sdk` and the deployment
+`-target`, which are passed on, but only the Linux side is exercised (Scripts/test.sh runs
+Scripts/docs.sh on Linux only).
 """
 import json
 import sys

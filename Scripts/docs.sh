@@ -14,6 +14,9 @@
 #   DOCS_SKIP_BUILD=1             use the modules as last built (after a full test build)
 #   DOCS_HOSTING_BASE_PATH=name   where the sites are served: <name>/<Module>/documentation/…
 #                                 (default: selfdb-swift)
+#
+# Checked on Linux (Scripts/test.sh runs it there only; CI's Linux job). On macOS it finds docc
+# and the extractor through xcrun and keeps to bash 3.2, but nobody has run it there yet.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,10 +24,16 @@ modules=(SelfDB SelfDBRuntime SelfDBRealtime SelfDBCache SelfDBStore CRDTSQLite 
 output="${1:-.build/docs}"
 hosting_base="${DOCS_HOSTING_BASE_PATH:-selfdb-swift}"
 read -r -a build_flags <<< "${SWIFT_BUILD_FLAGS:-}"
-# The tools of the toolchain that runs `swift` (its bin folder, through any symlinks).
-toolchain_bin="$(dirname "$(realpath "$(command -v swift)")")"
-docc="$toolchain_bin/docc"
-extract="$toolchain_bin/swift-symbolgraph-extract"
+if [ "$(uname -s)" = Darwin ]; then
+    # /usr/bin/swift is a shim: the tools are in the selected Xcode's toolchain.
+    docc="$(xcrun --find docc)"
+    extract="$(xcrun --find swift-symbolgraph-extract)"
+else
+    # The tools of the toolchain that runs `swift` (its bin folder, through any symlinks).
+    toolchain_bin="$(dirname "$(realpath "$(command -v swift)")")"
+    docc="$toolchain_bin/docc"
+    extract="$toolchain_bin/swift-symbolgraph-extract"
+fi
 graphs=".build/docs-symbol-graphs"
 started=$SECONDS
 
@@ -33,7 +42,8 @@ started=$SECONDS
 # compiled every module, skips this with DOCS_SKIP_BUILD=1.
 if [ -z "${DOCS_SKIP_BUILD:-}" ]; then
     for target in CachedDataDependencies Synchro CRDTSQLite; do
-        swift build "${build_flags[@]}" --target "$target" > /dev/null
+        # (An empty array expands under `set -u` only this way in bash 3.2, macOS's.)
+        swift build ${build_flags[@]+"${build_flags[@]}"} --target "$target" > /dev/null
     done
 fi
 
@@ -43,10 +53,11 @@ for module in "${modules[@]}"; do
     mkdir -p "$graphs/$module" "$output"
     # The include paths, module maps and target swiftc got for this module (C modules of NIO,
     # SQLite…; on Apple platforms the deployment target of Package.swift and the SDK).
-    mapfile -t flags < <(python3 Scripts/docs-module-flags.py "$module" .build/debug.yaml)
+    flags=()
+    while IFS= read -r flag; do flags+=("$flag"); done < <(python3 Scripts/docs-module-flags.py "$module" .build/debug.yaml)
     # Only the module's own graphs (<M>.symbols.json and <M>@<Extended>.symbols.json): the
     # extractor writes no dependency's graph, so every link resolves within the module.
-    "$extract" -module-name "$module" "${flags[@]}" \
+    "$extract" -module-name "$module" ${flags[@]+"${flags[@]}"} \
         -minimum-access-level public -skip-synthesized-members -emit-extension-block-symbols \
         -output-dir "$graphs/$module"
     if ! python3 Scripts/docs-undocumented.py "$graphs/$module"; then

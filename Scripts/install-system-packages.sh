@@ -1,7 +1,13 @@
 #!/usr/bin/env bash
-# Installs the Debian/Ubuntu packages the build needs, when they are missing.
+# Installs the Debian/Ubuntu packages the build needs, when they are missing, and any further
+# packages named as arguments (Scripts/test.sh adds the tools of its checks).
+# On macOS it installs nothing: the SDK ships sqlite3, curl is not needed (URLSession) and Yams
+# compiles its own libyaml.
 set -euo pipefail
-packages=(libsqlite3-dev libcurl4-openssl-dev libyaml-dev)
+if [ "$(uname -s)" = Darwin ]; then
+  exit 0
+fi
+packages=(libsqlite3-dev libcurl4-openssl-dev libyaml-dev "$@")
 missing=()
 for package in "${packages[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")

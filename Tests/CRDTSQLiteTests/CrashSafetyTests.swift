@@ -3,6 +3,8 @@ import Foundation
 import SelfDBTestSupport
 import Testing
 
+// The helper process needs `Process`: macOS and Linux only.
+#if os(macOS) || os(Linux)
 extension CRDTSuite {
     @Suite("crash safety")
     struct CrashSafetyTests {
@@ -65,3 +67,4 @@ extension CRDTSuite {
         static var writerURL: URL? { TestExecutables.url(named: "crdt-crash-writer") }
     }
 }
+#endif

@@ -8,7 +8,15 @@ struct ConfigurationTests {
     @Test func theDefaultFileIsPerUserAndPerApp() {
         let path = CachedData.defaultDatabasePath
         #expect(path.hasPrefix("/"))
-        #expect(path.hasSuffix("/\(ProcessInfo.processInfo.processName)/CachedData/cache.sqlite"))
+        // The folder is named after the app: on Apple platforms its bundle identifier when
+        // there is one (the test runner's, here, if it has one), otherwise the process name;
+        // on Linux always the process name.
+        #if canImport(Darwin)
+        let app = Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
+        #else
+        let app = ProcessInfo.processInfo.processName
+        #endif
+        #expect(path.hasSuffix("/\(app)/CachedData/cache.sqlite"))
         #if os(Linux)
         let home = FileManager.default.homeDirectoryForCurrentUser.path
         let data = ProcessInfo.processInfo.environment["XDG_DATA_HOME"] ?? home + "/.local/share"

@@ -4,6 +4,8 @@ import Foundation
 import SelfDBTestSupport
 import Testing
 
+// The helper process needs `Process`: macOS and Linux only.
+#if os(macOS) || os(Linux)
 @Suite("pending mutations survive a killed process and are sent once")
 struct CrashRecoveryTests {
     @Test func mutationsPendingAtSIGKILLAreReplayedOnceAfterRestart() async throws {
@@ -48,3 +50,4 @@ struct CrashRecoveryTests {
         #expect(fixture.server.log.count == 3)
     }
 }
+#endif

@@ -44,6 +44,8 @@ struct CrashRecoveryTests {
         }
     }
 
+    // The helper process needs `Process`: macOS and Linux only.
+    #if os(macOS) || os(Linux)
     @Test func pendingInsertSurvivesSIGKILLAndIsReplayedOnce() async throws {
         try await CacheFixture.run { fixture in
             let (selfdb, user, _) = try await fixture.seeded(1)
@@ -80,6 +82,7 @@ struct CrashRecoveryTests {
 
     /// The helper executable, built next to the test bundle.
     static var helperURL: URL? { TestExecutables.url(named: "selfdb-cache-crash-helper") }
+    #endif
 
     @Test func aDamagedCacheFileIsATypedErrorAndIsKept() async throws {
         try await CacheFixture.run { fixture in
