@@ -1,26 +1,26 @@
 import Foundation
 import PackagePlugin
 
-/// Generates Swift for every `.yaml`/`.yml` spec file in a target, at build time.
+/// Generates Swift for every spec in a target, at build time.
 ///
-/// One build command per spec, with the spec as its only input and its part files as
-/// outputs: the build system reruns it only when the spec (or the generator) changed, and the
-/// generator leaves an unchanged output untouched so dependants are not recompiled. Non-spec
-/// YAML in a target should be `exclude:`d in Package.swift.
+/// A spec is a `.yaml`/`.yml` file with a top-level `spec:` key (``SpecFileRule``); other YAML
+/// in the target is left alone, so it needs no `exclude:`. One build command per spec, with the
+/// spec as its only input and its part files as outputs: the build system reruns it only when
+/// the spec (or the generator) changed, and the generator leaves an unchanged output untouched
+/// so dependants are not recompiled.
+///
+/// Diagnostics name the spec by its absolute path, so Xcode attaches them to the file; the
+/// generated files' headers name it relative to the package or project.
 @main
 struct SelfDBCodegenPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
         guard let target = target as? SourceModuleTarget else { return [] }
         return try commands(
-            specs: target.sourceFiles.map(\.url).filter(Self.isSpec),
+            specs: target.sourceFiles.map(\.url).filter(SpecFileRule.isSpec),
             tool: context.tool(named: "selfdb-codegen").url,
             workDirectory: context.pluginWorkDirectoryURL,
             packageDirectory: context.package.directoryURL
         )
-    }
-
-    static func isSpec(_ url: URL) -> Bool {
-        ["yaml", "yml"].contains(url.pathExtension) && !url.lastPathComponent.hasPrefix(".")
     }
 
     /// The parts every spec generates and how many files each is spread over, as
@@ -38,20 +38,20 @@ struct SelfDBCodegenPlugin: BuildToolPlugin {
 
     func commands(specs: [URL], tool: URL, workDirectory: URL, packageDirectory: URL) throws -> [Command] {
         let outputDirectory = workDirectory.appendingPathComponent("Generated")
-        var stems: [String: URL] = [:]
-        for spec in specs {
-            let stem = spec.deletingPathExtension().lastPathComponent
-            if let other = stems[stem] {
-                throw PluginError("specs \(other.path) and \(spec.path) would both generate \(stem).*.generated.swift; rename one (a module's Swift file names must be unique)")
-            }
-            stems[stem] = spec
+        if let clash = SpecFileRule.clashingStems(specs).first {
+            let paths = clash.specs.map(\.path).joined(separator: " and ")
+            throw PluginError(
+                "specs \(paths) would all generate \(clash.stem).*.generated.swift (names that differ only in case overwrite each other on a case-insensitive disk, and a module's Swift file names must be unique); rename all but one"
+            )
         }
         return specs.sorted { $0.path < $1.path }.map { spec in
             let stem = spec.deletingPathExtension().lastPathComponent
             return .buildCommand(
                 displayName: "Generating Swift from \(spec.lastPathComponent)",
                 executable: tool,
-                arguments: ["generate", "--output", outputDirectory.path, "--relative-to", packageDirectory.path, spec.path],
+                arguments: [
+                    "generate", "--output", outputDirectory.path, "--relative-to", packageDirectory.path, "--absolute-diagnostic-paths", spec.path,
+                ],
                 inputFiles: [spec],
                 outputFiles: Self.outputNames(stem: stem).map { outputDirectory.appendingPathComponent($0) }
             )
@@ -63,9 +63,11 @@ struct SelfDBCodegenPlugin: BuildToolPlugin {
 import XcodeProjectPlugin
 
 extension SelfDBCodegenPlugin: XcodeBuildToolPlugin {
+    /// In an Xcode project `inputFiles` holds every file of the target, its resources included:
+    /// the same rule picks out the specs.
     func createBuildCommands(context: XcodePluginContext, target: XcodeTarget) throws -> [Command] {
         try commands(
-            specs: target.inputFiles.map(\.url).filter(Self.isSpec),
+            specs: target.inputFiles.map(\.url).filter(SpecFileRule.isSpec),
             tool: context.tool(named: "selfdb-codegen").url,
             workDirectory: context.pluginWorkDirectoryURL,
             packageDirectory: context.xcodeProject.directoryURL

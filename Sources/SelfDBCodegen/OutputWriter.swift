@@ -22,6 +22,49 @@ public enum OutputWriter {
         return .written
     }
 
+    /// Why a file on disk is not what the generator writes now.
+    public enum Staleness: Equatable, Sendable, CustomStringConvertible {
+        /// The generator writes this file, and the directory has none.
+        case missing(String)
+        /// The file's text differs from what the generator writes; `line` is the first line
+        /// (1-based) that differs.
+        case differs(String, line: Int)
+
+        /// The file's name.
+        public var name: String {
+            switch self {
+            case .missing(let name), .differs(let name, _): name
+            }
+        }
+
+        /// `missing` or `differs from line N on`.
+        public var detail: String {
+            switch self {
+            case .missing: "missing"
+            case .differs(_, let line): "differs from line \(line) on"
+            }
+        }
+
+        /// `name: missing` or `name: differs from line N on`.
+        public var description: String { "\(name): \(detail)" }
+    }
+
+    /// Compares `files` with the directory's copies byte for byte, writing nothing: what a CI
+    /// step uses to fail when committed generated code was not regenerated after a spec (or
+    /// generator) change. Returns the files that are missing or differ, in `files`' order.
+    public static func staleFiles(_ files: [GeneratedFile], in directory: URL) -> [Staleness] {
+        files.compactMap { file in
+            let url = directory.appendingPathComponent(file.name)
+            guard let existing = FileManager.default.contents(atPath: url.path) else { return .missing(file.name) }
+            let expected = Data(file.contents.utf8)
+            guard existing != expected else { return nil }
+            let old = String(decoding: existing, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+            let new = file.contents.split(separator: "\n", omittingEmptySubsequences: false)
+            let line = zip(old, new).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(old.count, new.count)
+            return .differs(file.name, line: line + 1)
+        }
+    }
+
     /// Deletes the `<name>.generated.swift` that generator versions before the split into
     /// parts wrote for the spec at `path`, so a directory of committed output does not end up
     /// declaring everything twice. Only a file carrying the generator's header is removed.

@@ -21,7 +21,10 @@ struct SpecOptions: ParsableArguments {
     @Option(help: "Print spec paths relative to this directory (symlinks resolved).")
     var relativeTo: String?
 
-    @Argument(help: "Spec files, or directories to search for .yaml/.yml files.")
+    @Flag(help: "Name specs by their absolute path in diagnostics (what Xcode needs to attach them to the file).")
+    var absoluteDiagnosticPaths = false
+
+    @Argument(help: "Spec files, or directories to search for specs (.yaml/.yml files with a top-level 'spec:' key).")
     var paths: [String]
 
     /// The spec files named, directories expanded, in a stable order.
@@ -33,8 +36,9 @@ struct SpecOptions: ParsableArguments {
                 throw ValidationError("no such file or directory: \(path)")
             }
             if isDirectory.boolValue {
+                // Named files are always compiled; in a directory only specs are (SpecFileRule).
                 let found = FileManager.default.enumerator(atPath: path)?.compactMap { $0 as? String } ?? []
-                files += found.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }.sorted().map { (path as NSString).appendingPathComponent($0) }
+                files += found.sorted().map { (path as NSString).appendingPathComponent($0) }.filter { SpecFileRule.isSpec(URL(fileURLWithPath: $0)) }
             } else {
                 files.append(path)
             }
@@ -59,7 +63,9 @@ struct SpecOptions: ParsableArguments {
         for file in try specFiles() {
             let shown = displayPath(file)
             let output = SpecCompiler.compile(contentsOf: file, displayPath: shown)
-            for diagnostic in output.diagnostics {
+            let absolute = URL(fileURLWithPath: file).standardizedFileURL.path
+            for var diagnostic in output.diagnostics {
+                if absoluteDiagnosticPaths, diagnostic.location.file == shown { diagnostic.location.file = absolute }
                 FileHandle.standardError.write(Data((diagnostic.description + "\n").utf8))
             }
             if output.diagnostics.hasErrors || (warningsAsErrors && !output.diagnostics.isEmpty) || output.spec == nil {
@@ -100,10 +106,29 @@ extension SelfDBCodegenCommand {
         @Flag(help: "Print each file written or unchanged.")
         var verbose = false
 
+        @Flag(
+            help: """
+                Write nothing; exit 1 and name each file of the output directory that is missing or \
+                differs by a byte from what the generator writes now (a CI step for committed \
+                generated code).
+                """
+        )
+        var check = false
+
         func run() throws {
+            let specs = try options.specFiles().map { URL(fileURLWithPath: $0) }
+            if let clash = SpecFileRule.clashingStems(specs).first {
+                throw ValidationError(
+                    "\(clash.specs.map(\.path).joined(separator: " and ")) would all write \(clash.stem).*.generated.swift into \(output) (names that differ only in case overwrite each other on a case-insensitive disk); rename all but one"
+                )
+            }
             let (outputs, failed) = try options.compileAll()
             if failed { throw ExitCode(1) }
             let directory = URL(fileURLWithPath: output)
+            if check {
+                try runCheck(outputs.compactMap { item in item.output.spec.map { (item.shown, $0) } }, in: directory)
+                return
+            }
             for item in outputs {
                 guard let spec = item.output.spec else { continue }
                 for file in CodeGenerator.generate(spec, displayPath: item.shown) {
@@ -115,5 +140,29 @@ extension SelfDBCodegenCommand {
                 }
             }
         }
+    }
+}
+
+extension SelfDBCodegenCommand.Generate {
+    /// `--check`: compares instead of writing.
+    func runCheck(_ specs: [(shown: String, spec: Spec)], in directory: URL) throws {
+        var stale: [String] = []
+        var checked = 0
+        for (shown, spec) in specs {
+            let files = CodeGenerator.generate(spec, displayPath: shown)
+            checked += files.count
+            for problem in OutputWriter.staleFiles(files, in: directory) {
+                let path = directory.appendingPathComponent(problem.name).path
+                stale.append("\(path): error: \(problem.detail): not what selfdb-codegen generates from \(shown) now")
+            }
+        }
+        for line in stale {
+            FileHandle.standardError.write(Data((line + "\n").utf8))
+        }
+        guard stale.isEmpty else {
+            FileHandle.standardError.write(Data("\(stale.count) of \(checked) generated files are stale; run the same command without --check to regenerate them\n".utf8))
+            throw ExitCode(1)
+        }
+        print("\(checked) generated files up to date in \(directory.path)")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SelfDBCodegen
+import SelfDBSpec
 import Testing
 
 @Suite struct OutputWriterTests {
@@ -34,5 +35,41 @@ import Testing
         try "// Mine.\nlet x = 1\n".write(to: handWritten, atomically: true, encoding: .utf8)
         #expect(try OutputWriter.removeSingleFileOutput(ofSpecAt: "notes.yaml", in: directory) == nil)
         #expect(FileManager.default.fileExists(atPath: handWritten.path))
+    }
+
+    /// What `selfdb-codegen generate --check` (and so CI, through `Scripts/generate.sh --check`)
+    /// does with committed output after someone edits the spec and forgets to regenerate.
+    @Test func aSpecEditedWithoutRegeneratingLeavesItsOutputStale() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("selfdb-check-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let specURL = ReferenceTests.packageRoot.appendingPathComponent("Spec/selfdb.yaml")
+        let text = try String(contentsOf: specURL, encoding: .utf8)
+        func generate(_ text: String) throws -> [GeneratedFile] {
+            let output = SpecCompiler.compile(text, file: "Spec/selfdb.yaml")
+            #expect(!output.diagnostics.hasErrors, "\(output.diagnostics)")
+            return CodeGenerator.generate(try #require(output.spec), displayPath: "Spec/selfdb.yaml")
+        }
+        let committed = try generate(text)
+        for file in committed { try OutputWriter.write(file, to: directory) }
+        #expect(OutputWriter.staleFiles(committed, in: directory).isEmpty)
+
+        // A field added to one model: the file that declares it is stale (and those of the
+        // models that flatten it in), nothing else.
+        let anchor = "      status: { type: String, description: \"The status word.\" }\n"
+        #expect(text.contains(anchor))
+        let edited = try generate(text.replacingOccurrences(of: anchor, with: anchor + "      detail: String?\n"))
+        let stale = OutputWriter.staleFiles(edited, in: directory)
+        let holder = try #require(edited.first { $0.contents.contains("struct StatusResponse") })
+        #expect(stale.allSatisfy { $0.name.contains(".models.") }, "\(stale)")
+        let holderStaleness = try #require(stale.first { $0.name == holder.name }, "\(stale)")
+        guard case .differs(_, let line) = holderStaleness else {
+            Issue.record("expected a differing file, got \(holderStaleness)")
+            return
+        }
+        #expect(line > 1, "the header names only the spec, which did not move")
+
+        // A file the generator writes and the directory lacks.
+        try FileManager.default.removeItem(at: directory.appendingPathComponent(committed[0].name))
+        #expect(OutputWriter.staleFiles(committed, in: directory) == [.missing(committed[0].name)])
     }
 }

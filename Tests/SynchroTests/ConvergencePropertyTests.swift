@@ -1,5 +1,6 @@
 import Foundation
 import SelfDBEmulator
+import SelfDBRuntime
 import SelfDBTestSupport
 import Synchro
 import Testing

@@ -1,5 +1,7 @@
 import Foundation
+import GRDB
 import SelfDBEmulator
+import SelfDBRuntime
 import Synchro
 import Testing
 

@@ -1,9 +1,12 @@
 import Foundation
+import GRDB
 import SelfDBEmulator
 import SelfDBTestSupport
 import Synchro
 import Testing
 
+// The helper process needs `Process`: macOS and Linux only.
+#if os(macOS) || os(Linux)
 /// A client process killed with SIGKILL at random moments of its cycles — mid-push,
 /// mid-pull, between a commit and its push — and started again on the same database,
 /// several times over: afterwards nothing it committed is lost, nothing is duplicated, and
@@ -103,3 +106,4 @@ final class LineReader: @unchecked Sendable {
         }
     }
 }
+#endif

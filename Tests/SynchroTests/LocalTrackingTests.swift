@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 
 @_spi(Testing) @testable import Synchro

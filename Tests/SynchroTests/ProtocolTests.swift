@@ -5,6 +5,8 @@ import Testing
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import SelfDBRuntime
+import GRDB
 #endif
 
 /// The protocol's harder paths: schema changes, version gates, retries, compaction, bad

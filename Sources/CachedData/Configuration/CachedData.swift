@@ -20,16 +20,37 @@ public enum CachedData {
         configured.withLock { $0 = cache }
     }
 
-    /// The cache file used when ``configure(databasePath:)`` was never called: in the
-    /// per-user application support folder (`~/Library/Application Support` on Apple
-    /// platforms, `$XDG_DATA_HOME` or `~/.local/share` on Linux), in a folder named after the
-    /// app's bundle identifier or, failing that, the executable.
+    /// The cache file used when ``configure(databasePath:)`` was never called: in a folder
+    /// named after the app's bundle identifier (or, without one, the executable) inside
+    /// ``defaultBaseFolder``.
     public static var defaultDatabasePath: String {
-        let base =
-            FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
         let app = Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
-        return base.appendingPathComponent(app).appendingPathComponent("CachedData").appendingPathComponent("cache.sqlite").path
+        return defaultBaseFolder.appendingPathComponent(app).appendingPathComponent("CachedData").appendingPathComponent("cache.sqlite").path
+    }
+
+    /// The per-user folder the default cache lives under:
+    /// - macOS, iOS, watchOS, visionOS: Application Support (`~/Library/Application Support`),
+    ///   kept across launches and included in backups.
+    /// - tvOS: Caches. tvOS promises no persistent local storage to apps: the system may purge
+    ///   Caches whenever the app is not running, and with it the cached items **and the
+    ///   mutations not yet sent**. A tvOS app should sync its queue before going to the
+    ///   background (``pendingMutationCount()`` tells whether anything waits) and treat the
+    ///   cache as a speed-up only.
+    /// - Linux: `$XDG_DATA_HOME`, or `~/.local/share`.
+    public static var defaultBaseFolder: URL {
+        #if os(tvOS)
+        let searched = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first
+        #else
+        let searched = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
+        #endif
+        #if canImport(Darwin)
+        // On Apple platforms the lookup always answers for the user domain; the temporary
+        // folder only keeps this free of a force unwrap. (`homeDirectoryForCurrentUser` is
+        // macOS-only, so it must not appear here.)
+        return searched ?? FileManager.default.temporaryDirectory
+        #else
+        return searched ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
+        #endif
     }
 
     /// How many mutations of the configured cache wait for the server.

@@ -23,7 +23,7 @@ struct TableTranslator {
             emitInitializer(table, into: &writer)
             writer.line()
             writer.line("/// The columns of `\(table.tableName.value)`; raw values are the SQL names.")
-            writer.block("\(access) enum Column: String, TableColumn") { writer in
+            writer.block("\(access) enum Column: String, TableModelColumn") { writer in
                 for column in table.columns {
                     let member = SwiftNamesRendering.member(column.swiftName.value)
                     writer.line(column.swiftName.value == column.name.value ? "case \(member)" : "case \(member) = \(column.name.value.swiftLiteral)")

@@ -80,6 +80,9 @@ public actor RealtimeClient {
         let wasReconnecting = reconnecting != nil
         reconnecting?.cancel()
         reconnecting = nil
+        // A socket still opening: the connector stops at once instead of waiting out its
+        // timeout, and the pending connect() throws `.disconnected`.
+        opening?.cancel()
         guard let socket else {
             // A lost socket was already logged; what changes now is that the client stops
             // trying to get it back, which a trace should show as well.
@@ -152,6 +155,13 @@ public actor RealtimeClient {
         let connection: any WebSocketConnection
         do {
             connection = try await configuration.connector.connect(to: try await socketURL())
+        } catch _ where !wantsConnection {
+            // disconnect() was called while the socket was opening, and said so already.
+            throw RealtimeError.disconnected
+        } catch let error as RealtimeError where error.isPermanent {
+            configuration.logger.error("realtime connect failed: \(error)")
+            publish(.disconnected(.connectFailed(error.description)))
+            throw error
         } catch {
             let reason = (error as? RealtimeError).map { if case .connectionFailed(let text) = $0 { text } else { $0.description } } ?? String(describing: error)
             // The error's type only: a transport's text can quote the socket URL, which
@@ -212,8 +222,16 @@ public actor RealtimeClient {
                 break
             }
             guard wantsConnection, socket == nil else { break }
-            if (try? await open()) != nil { break }
-            attempt += 1
+            do {
+                try await open()
+                break
+            } catch let error as RealtimeError where error.isPermanent {
+                // Nothing a later attempt could change.
+                wantsConnection = false
+                break
+            } catch {
+                attempt += 1
+            }
         }
         // A cancelled loop was cleared by whoever cancelled it (connect() or disconnect()), and
         // the slot may already hold the loop of a later drop, which must keep running.

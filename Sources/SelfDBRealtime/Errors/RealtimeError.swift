@@ -1,6 +1,6 @@
 /// What can go wrong on the realtime socket.
 ///
-/// Calls throw the first four; the rest arrive on ``RealtimeClient/problems()`` because they
+/// Calls throw the first four and ``unsupportedPlatform(_:)``; the rest arrive on ``RealtimeClient/problems()`` because they
 /// happen on the socket rather than in a call (a frame the client cannot read, a row that does
 /// not decode into its table model, a channel the server closed).
 public enum RealtimeError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -21,6 +21,10 @@ public enum RealtimeError: Error, Sendable, Hashable, CustomStringConvertible {
     case undecodableRow(table: String, reason: String)
     /// The server reported an error on a joined channel (`phx_error`); it is joined again.
     case channelError(topic: String)
+    /// This platform does not let the app open a WebSocket (watchOS, unless the app streams
+    /// audio); the reason says what to do instead. ``RealtimeClient/connect()`` throws it at once
+    /// and the client never retries it.
+    case unsupportedPlatform(String)
 
     /// What went wrong, prefixed with `realtime:`.
     public var description: String {
@@ -33,6 +37,14 @@ public enum RealtimeError: Error, Sendable, Hashable, CustomStringConvertible {
         case .malformedFrame(let frame): "realtime: ignored a malformed frame: \(frame)"
         case .undecodableRow(let table, let reason): "realtime: a change on \(table) did not decode: \(reason)"
         case .channelError(let topic): "realtime: the server reported an error on \(topic); joining again"
+        case .unsupportedPlatform(let reason): "realtime: not available on this platform: \(reason)"
         }
+    }
+}
+
+extension RealtimeError {
+    /// Whether trying again cannot help, so the client neither retries nor reconnects.
+    var isPermanent: Bool {
+        if case .unsupportedPlatform = self { true } else { false }
     }
 }

@@ -49,24 +49,36 @@ final class NIOWebSocketConnection: WebSocketConnection {
     func open(_ url: URL, maximumMessageSize: Int) async throws {
         let logger = Self.quietLogger
         let configuration = WebSocketClientConfiguration(maxFrameSize: maximumMessageSize)
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            opened.withLock { $0 = continuation }
-            let work = Task { [self] in
-                do {
-                    try await WebSocketClient.connect(url: url.absoluteString, configuration: configuration, logger: logger) { inbound, outbound, _ in
-                        self.resumeOpened(with: nil)
-                        try await self.pump(inbound: inbound, outbound: outbound, maximumMessageSize: maximumMessageSize)
+        // Cancelling the caller (a `disconnect()` during the connect) ends the attempt at once;
+        // a socket whose upgrade completes after that is closed straight away.
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                opened.withLock { $0 = continuation }
+                let work = Task { [self] in
+                    do {
+                        try await WebSocketClient.connect(url: url.absoluteString, configuration: configuration, logger: logger) { inbound, outbound, _ in
+                            guard self.resumeOpened(with: nil) else { return }
+                            try await self.pump(inbound: inbound, outbound: outbound, maximumMessageSize: maximumMessageSize)
+                        }
+                        self.resumeOpened(with: RealtimeError.connectionFailed("the server closed the socket during the upgrade"))
+                        self.inbound.finish()
+                    } catch {
+                        self.resumeOpened(with: error)
+                        self.inbound.finish(throwing: error)
                     }
-                    self.resumeOpened(with: RealtimeError.connectionFailed("the server closed the socket during the upgrade"))
-                    self.inbound.finish()
-                } catch {
-                    self.resumeOpened(with: error)
-                    self.inbound.finish(throwing: error)
+                    self.outgoingContinuation.finish()
                 }
-                self.outgoingContinuation.finish()
+                task.withLock { $0 = work }
+                if Task.isCancelled { cancelOpening() }
             }
-            task.withLock { $0 = work }
+        } onCancel: {
+            cancelOpening()
         }
+    }
+
+    private func cancelOpening() {
+        task.current?.cancel()
+        resumeOpened(with: CancellationError())
     }
 
     func send(_ text: String) async throws {
@@ -88,18 +100,21 @@ final class NIOWebSocketConnection: WebSocketConnection {
         return logger
     }()
 
-    private func resumeOpened(with error: (any Error)?) {
+    /// Resumes `open` once; false when it was resumed already (by a cancellation, say).
+    @discardableResult
+    private func resumeOpened(with error: (any Error)?) -> Bool {
         guard
             let continuation = opened.withLock({ value in
                 defer { value = nil }
                 return value
             })
-        else { return }
+        else { return false }
         if let error {
             continuation.resume(throwing: error)
         } else {
             continuation.resume()
         }
+        return true
     }
 
     /// Reads and writes until either side ends; returning closes the socket.

@@ -150,7 +150,10 @@ public final class APIClient: Sendable {
             do {
                 (data, response) = try await transport.send(urlRequest)
             } catch {
-                if error is CancellationError { throw error }
+                if Self.isCancellation(error) {
+                    logger.debug("\(name) cancelled")
+                    throw CancellationError()
+                }
                 if request.isIdempotent, attempt < configuration.retryPolicy.maxAttempts {
                     let delay = configuration.retryPolicy.delay(afterAttempt: attempt, retryAfter: nil)
                     logger.info("retrying \(name) in \(RequestLog.seconds(delay)) after a connection failure (attempt \(attempt + 1) of \(configuration.retryPolicy.maxAttempts))")
@@ -196,6 +199,15 @@ public final class APIClient: Sendable {
         }
     }
 
+    /// Whether a transport failure is the caller's cancellation. URLSession reports a request
+    /// cancelled with its task as `URLError(.cancelled)`, not `CancellationError` (on Apple
+    /// platforms always; on Linux depending on where the cancel lands), so both, and any failure
+    /// of a cancelled task, are cancellation: not "the server could not be reached", and never
+    /// retried.
+    package static func isCancellation(_ error: any Error) -> Bool {
+        error is CancellationError || (error as? URLError)?.code == .cancelled || Task.isCancelled
+    }
+
     /// The access token a long-lived connection such as the realtime socket should present
     /// now: the stored one, refreshed first when it is about to expire; nil when signed out.
     /// Reading it at each connect is what makes a reconnect after a refresh use the new token.
@@ -211,7 +223,7 @@ public final class APIClient: Sendable {
             do {
                 return try await accessTokenProvider()
             } catch {
-                if error is CancellationError { throw error }
+                if Self.isCancellation(error) { throw CancellationError() }
                 throw SelfDBError.authenticationError("the access token provider failed: \(error)")
             }
         }

@@ -6,7 +6,7 @@ import Foundation
 /// the server, decode its rows, and drive typed queries against the server or the cache.
 public protocol TableModel: CacheableModel {
     /// The column set: one case per column, raw value = SQL column name.
-    associatedtype Column: TableColumn
+    associatedtype Column: TableModelColumn
     /// The Swift type of the primary key column.
     associatedtype PrimaryKey: Hashable, Sendable
     /// The SelfDB table name.
@@ -36,8 +36,10 @@ extension TableModel {
     public var cacheKey: String { CacheKey.text(of: primaryKeyValue) }
 }
 
-/// The column set of a table model.
-public protocol TableColumn: RawRepresentable<String>, CaseIterable, Hashable, Sendable, CodingKey {}
+/// The column set of a table model: the generated `Column` enum of each table.
+///
+/// Not `TableColumn`, so that a file importing SelfDB and SwiftUI gets SwiftUI's `TableColumn`.
+public protocol TableModelColumn: RawRepresentable<String>, CaseIterable, Hashable, Sendable, CodingKey {}
 
 /// SelfDB column types (the contract's `table_schema` types).
 public enum ColumnType: String, Sendable, Hashable, Codable, CaseIterable {
@@ -76,7 +78,7 @@ public enum ColumnType: String, Sendable, Hashable, Codable, CaseIterable {
 }
 
 /// One column of a table model's schema.
-public struct TableColumnDefinition<Column: TableColumn>: Sendable, Hashable {
+public struct TableColumnDefinition<Column: TableModelColumn>: Sendable, Hashable {
     /// The column.
     public var column: Column
     /// Its SelfDB type.

@@ -18,7 +18,7 @@ public enum SwiftNames {
         "Dictionary", "Foundation", "Swift", "Date", "UUID", "URL", "Data", "Decoder", "Encoder",
         "CodingKey", "CodingKeys", "Codable", "Sendable", "Hashable", "Error",
         "JSONValue", "APIClient", "APIRequest", "QueryItem", "TableModel", "TableQuery", "SortOrder",
-        "TableColumnDefinition", "TableColumn", "ColumnType", "Condition", "SelfDBError", "HTTPTransport",
+        "TableColumnDefinition", "TableModelColumn", "ColumnType", "Condition", "SelfDBError", "HTTPTransport",
         "WireKey",
     ]
 

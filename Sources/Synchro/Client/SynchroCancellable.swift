@@ -1,4 +1,5 @@
 import Foundation
+import SelfDBRuntime
 
 /// Stops an observation or removes an event handler when cancelled (or released).
 public final class SynchroCancellable: Sendable {

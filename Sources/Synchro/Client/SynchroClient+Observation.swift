@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import GRDB
+import SelfDBRuntime
 
 /// Where observation callbacks run (one serial queue per client, so they arrive in order
 /// and never on the main queue, which a Linux process may not be running), and the live

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SelfDBRuntime
 
 /// An offline-first SQLite database that syncs with a Synchro server.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SelfDBRuntime
 
 /// How a failure of a cycle step is reported and whether the cycle is tried again.
 enum FailureKind {

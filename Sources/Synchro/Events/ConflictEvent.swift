@@ -1,3 +1,5 @@
+import SelfDBRuntime
+
 /// A local change the server refused because its own version won; the server's version has
 /// replaced the local row.
 public struct ConflictEvent: Sendable {

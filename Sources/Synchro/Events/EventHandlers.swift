@@ -1,4 +1,5 @@
 import Foundation
+import SelfDBRuntime
 
 /// The app's handlers of one kind of event, added and removed from any thread.
 final class EventHandlers<Handler: Sendable>: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SelfDBRuntime
 
 /// The synced tables as a whole: made from the server's schema, created or migrated in the
 /// local database, and ordered so parents are pushed before their children.

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SelfDBRuntime
 
 /// One pending change as the triggers recorded it.
 struct PendingChange: Sendable, Equatable {

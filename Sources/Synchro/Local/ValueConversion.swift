@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SelfDBRuntime
 
 /// Local values ⇄ the JSON a Synchro server speaks, by the column's logical type: booleans
 /// are JSON booleans on the wire and 0/1 locally, bytes base64 on the wire and BLOBs

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SelfDBRuntime
 
 extension SyncEngine {
     /// Pulls pages until the server has nothing more. Each page — its records, its deletes

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SelfDBRuntime
 
 extension SyncEngine {
     /// Takes a full snapshot page by page. The first page of a rebuild clears the synced

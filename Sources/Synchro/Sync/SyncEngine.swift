@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Logging
+import SelfDBRuntime
 
 /// The sync loop behind a ``SynchroClient``: start-up (schema, registration, snapshot),
 /// cycles of push-then-pull on the timer, after local writes and on demand, retries, and

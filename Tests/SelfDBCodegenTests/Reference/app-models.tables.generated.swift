@@ -35,7 +35,7 @@ internal struct TodoItem: TableModel, Identifiable {
     }
 
     /// The columns of `todo_items`; raw values are the SQL names.
-    internal enum Column: String, TableColumn {
+    internal enum Column: String, TableModelColumn {
         case id
         case title
         case done

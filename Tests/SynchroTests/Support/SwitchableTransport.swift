@@ -3,6 +3,7 @@ import Synchro
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import SelfDBRuntime
 #endif
 
 /// A real transport with an off switch: while off, every request fails as it would with

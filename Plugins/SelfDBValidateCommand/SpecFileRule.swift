@@ -1,0 +1,1 @@
+../../Sources/SelfDBSpec/Loading/SpecFileRule.swift
