@@ -245,6 +245,15 @@ public final class SelfDBEmulator: Sendable {
         set { services.realtime.answersHeartbeats.withLock { $0 = newValue } }
     }
 
+    /// Whether `/realtime/socket` accepts WebSocket upgrades (true unless a test turns it off).
+    /// Off, the emulator stands for a SelfDB whose realtime service is not reachable: an
+    /// upgrade is refused and answered over HTTP (404) while the REST API carries on, so a
+    /// client's `connect()` fails. Sockets already open stay open.
+    public var acceptsRealtimeConnections: Bool {
+        get { services.realtime.acceptsConnections.current }
+        set { services.realtime.acceptsConnections.withLock { $0 = newValue } }
+    }
+
     /// Sends `text` unchanged as a text frame on every open realtime socket, e.g. a malformed
     /// frame to see how a client copes.
     public func sendRawRealtimeFrame(_ text: String) {

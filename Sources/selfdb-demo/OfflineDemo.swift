@@ -4,6 +4,9 @@ import SelfDBCache
 
 /// The offline-first part of the demo: an app that keeps reading and writing through a
 /// `SelfDBCache` while the server is down, and catches up when it returns.
+///
+/// Its notes carry a tag of this run in their body and its views search for it, so on a
+/// `Note` table others share (one an earlier run left, say) it shows and changes only its own.
 @MainActor
 enum OfflineDemo {
     static func run(_ target: DemoTarget) async throws {
@@ -14,16 +17,34 @@ enum OfflineDemo {
         try await selfdb.auth.login(email: email, password: "DemoPass123!")
         let me = try await selfdb.auth.me()
         let table = try await selfdb.tables.create(from: Note.self, description: "SelfDB Swift offline demo")
+        let cleanup = DemoCleanup(selfdb: selfdb, table: table, userID: me.id)
+        do {
+            try await work(selfdb, target: target, transport: transport, me: me, cleanup: cleanup)
+        } catch {
+            Demo.step("Clean up after the failure")
+            transport.isDown = false
+            try? await cleanup.run()
+            throw error
+        }
+        Demo.step("Clean up")
+        try await cleanup.run()
+        _ = try await selfdb.auth.logout()
+    }
 
+    private static func work(_ selfdb: SelfDB, target: DemoTarget, transport: OutageTransport, me: UserRead, cleanup: DemoCleanup) async throws {
+        let tag = "offline-\(UUID().uuidString.prefix(8).lowercased())"
+        let mine = Note.query().search(tag).sort(.createdAt, .asc)
         let cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("selfdb-offline-demo-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: cacheDirectory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: cacheDirectory) }
         let cache = try SelfDBCache(selfdb: selfdb, path: cacheDirectory.appendingPathComponent("cache.sqlite").path, logger: DemoLogger.orSilent)
-        let feed = cache.fetcher(Note.self, .all(view: "my-notes", query: Note.query().sort(.createdAt, .asc)))
+        let feed = cache.fetcher(Note.self, .all(view: "my-notes", query: mine))
 
         Demo.step("Offline-first: load my notes through the cache (SelfDBCache)")
         for title in ["Plan the trip", "Pack the bags", "Book the hotel"] {
-            try await cache.insert(Note(id: UUID(), title: title, body: nil, pinned: false, createdAt: Date(), userId: me.id), into: "my-notes", at: .append)
+            let note = Note(id: UUID(), title: title, body: tag, pinned: false, createdAt: Date(), userId: me.id)
+            try await cache.insert(note, into: "my-notes", at: .append)
+            cleanup.wrote(note)
         }
         try await feed.setup()
         show(feed)
@@ -54,7 +75,7 @@ enum OfflineDemo {
             transport.isDown = true
             print("  SIMULATED outage: this is a real server, so the demo's transport now refuses every connection")
         }
-        let reopened = cache.fetcher(Note.self, .all(view: "my-notes", query: Note.query().sort(.createdAt, .asc)))
+        let reopened = cache.fetcher(Note.self, .all(view: "my-notes", query: mine))
         do {
             try await reopened.setup()
         } catch let error as CacheError {
@@ -64,12 +85,15 @@ enum OfflineDemo {
         show(reopened)
 
         Demo.step("Keep working offline: insert, update and delete")
-        let written = Note(id: UUID(), title: "Written on the plane", body: "no network here", pinned: true, createdAt: Date(), userId: me.id)
+        let written = Note(id: UUID(), title: "Written on the plane", body: "\(tag): no network here", pinned: true, createdAt: Date(), userId: me.id)
         print("  insert → \(try await cache.insert(written, into: "my-notes", at: .append))")
+        cleanup.wrote(written)
         var renamed = feed.rows[0]
         renamed.title = "Plan the trip (dates fixed)"
         print("  update → \(try await cache.update(renamed))")
-        print("  delete → \(try await cache.delete(feed.rows[1]))")
+        let dropped = feed.rows[1]
+        print("  delete → \(try await cache.delete(dropped))")
+        cleanup.removed(dropped)
         try reopened.refreshFromCache()
         show(reopened)
         let localBucket = BucketResponse(id: UUID(), name: "\(prefix)-photos", public: false, description: "made offline", ownerId: me.id, createdAt: Date())
@@ -88,7 +112,7 @@ enum OfflineDemo {
         print("  sent \(report.sent), refused \(report.rejected.count), still queued \(report.remaining)")
         try await reopened.reload()
         show(reopened)
-        let server = try await selfdb.tables.data.query(Note.self).sort(.createdAt, .asc).execute()
+        let server = try await selfdb.tables.data.query(Note.self).search(tag).sort(.createdAt, .asc).execute()
         let converged = server == reopened.rows
         print("  the server holds \(server.count) notes; cache and server agree: \(converged)")
         guard converged else { throw SelfDBError.invalidResponse("the cache did not converge with the server") }
@@ -99,10 +123,13 @@ enum OfflineDemo {
         guard let cachedBucket, serverBuckets.map(\.id) == [cachedBucket.id] else {
             throw SelfDBError.invalidResponse("the cached bucket did not take the server's id")
         }
+        cleanup.created(bucket: cachedBucket.id)
         try await cache.delete(cachedBucket)
-
-        try await selfdb.tables.delete(table.id)
-        _ = try await selfdb.auth.logout()
+        // Online, the cache sends the delete at once: the bucket is gone from the server too.
+        if try await selfdb.storage.buckets.list(search: prefix).isEmpty {
+            cleanup.removed(bucket: cachedBucket.id)
+            print("  deleted bucket \(cachedBucket.name) through the cache; the server no longer has it")
+        }
     }
 
     private static func show(_ fetcher: CachedFetcher<Note>) {

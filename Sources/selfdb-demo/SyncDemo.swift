@@ -1,6 +1,7 @@
 import Foundation
 import SelfDB
 import SelfDBEmulator
+import SelfDBRuntime
 import Synchro
 
 /// The Synchro part of the demo: two devices of one user keep a local SQLite database in

@@ -22,6 +22,9 @@ final class RealtimeHub: Sendable {
     private let subscribers = Locked<[UUID: Subscriber]>([:])
     /// Test hook: when false, heartbeats go unanswered (to make clients time out).
     let answersHeartbeats = Locked(true)
+    /// Test hook: when false, WebSocket upgrades are refused (a server whose realtime service
+    /// is not reachable).
+    let acceptsConnections = Locked(true)
 
     func register(_ id: UUID, serializer: PhoenixSerializer, outbox: AsyncStream<Outbound>.Continuation) {
         subscribers.withLock { $0[id] = Subscriber(serializer: serializer, outbox: outbox, topics: [:]) }

@@ -28,6 +28,8 @@ struct RealtimeUpgrade: Sendable {
         let key = query["X-API-Key"] ?? request.headerFields[.apiKey]
         // A missing or wrong key falls through to HTTP, which answers 406/401.
         guard key == services.configuration.apiKey else { return .dontUpgrade }
+        // Refused as a server without a reachable realtime service refuses it: HTTP answers (404).
+        guard services.realtime.acceptsConnections.current else { return .dontUpgrade }
         services.controls.record(RecordedRequest(method: "GET", path: path, query: parts.count > 1 ? String(parts[1]) : nil, status: 101))
         let connection = RealtimeConnection(
             hub: services.realtime,

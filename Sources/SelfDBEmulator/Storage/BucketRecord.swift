@@ -97,11 +97,13 @@ struct BucketRecord: Sendable {
         )
     }
 
-    /// Public buckets are open to all; private ones need their owner (or an ADMIN).
+    /// Public buckets are open to all; private ones to any signed-in user, as in SelfDB v0.0.5
+    /// ("any authenticated user can access"): only anonymous callers are refused. Changing a
+    /// bucket or its files stays with the owner (``requireOwner(_:)``).
     func requireRead(_ user: UserRecord?) throws(APIError) {
-        guard !isPublic else { return }
-        guard let user else { throw APIError.unauthorized("Authentication required to access private buckets") }
-        guard ownerID == user.id || user.isAdmin else { throw APIError.forbidden("You do not have access to this bucket") }
+        if !isPublic, user == nil {
+            throw APIError.unauthorized("Authentication required to access private buckets")
+        }
     }
 
     /// Owner or ADMIN, else 403.

@@ -32,7 +32,8 @@ enum BucketRoutes {
 
     static func create(_ request: APIRequest, _ services: EmulatorServices) async throws -> Response {
         var body = BodyReader(try request.json())
-        let name = body.string("name", required: true, nullable: false, pattern: (namePattern, isValidName))
+        // SelfDB checks the length before the pattern: a long name is `string_too_long`.
+        let name = body.string("name", required: true, nullable: false, maxLength: 63, pattern: (namePattern, isValidName))
         let isPublic = body.bool("public", nullable: false) ?? false
         let description = body.string("description", maxLength: 500)
         let metadata = body.dictionary("metadata") ?? JSONObject()

@@ -16,8 +16,10 @@ enum FileRoutes {
         table.add(.delete, "/storage/files/{file_id:uuid}", delete)
     }
 
+    /// The files `stats` and `total-count` count: those in the buckets the bucket count counts
+    /// (public ones and the caller's own).
     private static func visibleFiles(_ user: UserRecord?, search: String?) -> (sql: String, arguments: StatementArguments) {
-        let buckets = OwnedResourceListing.visibility(user, search: nil)
+        let buckets = OwnedResourceListing.visibility(user, scope: .count, search: nil)
         var sql = "WHERE bucket_id IN (SELECT id FROM _selfdb_buckets \(buckets.sql))"
         var arguments = buckets.arguments
         if let search {
@@ -35,7 +37,7 @@ enum FileRoutes {
         try query.validate()
         let user = try await services.authenticator.optionalUser(request)
         let files = visibleFiles(user, search: search)
-        let buckets = OwnedResourceListing.visibility(user, search: nil)
+        let buckets = OwnedResourceListing.visibility(user, scope: .count, search: nil)
         let json: JSONValue = try await services.database.pool.read { db in
             let row = try Row.fetchOne(
                 db,
@@ -139,11 +141,9 @@ enum FileRoutes {
         // Written before the record so a stored record always has its bytes.
         let (file, bucket): (FileRecord, BucketRecord) = try await services.database.pool.write { db in
             let bucket = try BucketRecord.load(bucketID, in: db)
-            if !bucket.isPublic {
-                guard let user else { throw APIError.unauthorized("Authentication required to upload to private buckets") }
-                guard bucket.ownerID == user.id || user.isAdmin else {
-                    throw APIError.forbidden("You do not have access to this bucket")
-                }
+            // Any signed-in user may upload to a private bucket; only anonymous callers are refused.
+            if !bucket.isPublic, user == nil {
+                throw APIError.unauthorized("Authentication required to upload to private buckets")
             }
             var path = requestedPath
             var number = 0

@@ -110,11 +110,8 @@ enum RowRoutes {
 
         let (row, table): (JSONValue, TableRecord) = try await services.database.pool.write { db in
             let table = try TableAccess.load(id, in: db)
-            if !table.isPublic {
-                guard let user else { throw APIError.unauthorized("Authentication required for private tables") }
-                guard table.ownerID == user.id || user.isAdmin else {
-                    throw APIError.forbidden("You can only insert into tables you own")
-                }
+            if !table.isPublic, user == nil {
+                throw APIError.unauthorized("Authentication required for private tables")
             }
             guard !values.isEmpty else { throw APIError.badRequest("Row data cannot be empty") }
             var encoded = try encode(values, for: table)
@@ -200,7 +197,7 @@ enum RowRoutes {
             )
             guard let first = rowIDs.first,
                 let before = try Row.fetchOne(db, sql: "SELECT * FROM \(quoted(table)) WHERE rowid = ?", arguments: [first])
-            else { throw APIError.notFound("Row not found") }
+            else { throw APIError.notFound("Row not found or you don't have permission to update it") }
             let assignments = encoded.map { "\(SQLIdentifier.quote($0.0)) = ?" }.joined(separator: ", ")
             do {
                 try db.execute(
@@ -228,7 +225,7 @@ enum RowRoutes {
             let table = try TableAccess.load(id, in: db)
             let target = try target(request, table: table, user: user)
             let rows = try Row.fetchAll(db, sql: "SELECT * FROM \(quoted(table)) \(target.where)", arguments: target.arguments)
-            guard !rows.isEmpty else { throw APIError.notFound("Row not found") }
+            guard !rows.isEmpty else { throw APIError.notFound("Row not found or you don't have permission to delete it") }
             try db.execute(sql: "DELETE FROM \(quoted(table)) \(target.where)", arguments: target.arguments)
             return (rows.map { rowJSON($0, table: table) }, table)
         }

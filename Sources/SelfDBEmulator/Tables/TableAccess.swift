@@ -14,12 +14,13 @@ enum TableAccess {
         }
     }
 
-    /// Public tables are open to all; private ones need their owner (or an ADMIN).
+    /// Public tables are open to all; private ones to any signed-in user, as in SelfDB v0.0.5
+    /// ("any authenticated user can read/insert"): only anonymous callers are refused. This
+    /// covers reading the table, its rows and inserting a row; changing the table stays with
+    /// its owner (``requireOwner(_:_:)``) and changing a row with the row's `user_id`.
     static func requireRead(_ table: TableRecord, _ user: UserRecord?) throws(APIError) {
-        guard !table.isPublic else { return }
-        guard let user else { throw APIError.unauthorized("Authentication required to access private tables") }
-        guard table.ownerID == user.id || user.isAdmin else {
-            throw APIError.forbidden("You do not have access to this table")
+        if !table.isPublic, user == nil {
+            throw APIError.unauthorized("Authentication required to access private tables")
         }
     }
 }

@@ -54,12 +54,15 @@ enum UserValidation {
         return name
     }
 
-    /// Reads `password`: 8–72 characters of `[A-Za-z0-9@$!%*?&]`.
+    /// Reads `password`: 8–72 characters of `[A-Za-z0-9@$!%*?&]`. SelfDB v0.0.5 reports a
+    /// short one as pydantic's `too_short` (field_type "Value", with the length found), not as
+    /// `string_too_short`.
     static func password(_ reader: inout BodyReader, required: Bool) -> String? {
         reader.string(
             "password",
             required: required,
             minLength: 8,
+            minLengthReport: .value,
             maxLength: 72,
             pattern: (passwordPattern, isValidPassword)
         )

@@ -43,13 +43,23 @@ struct BodyReader {
         return nil
     }
 
-    /// A string field; `null` for an optional field reads as nil.
+    /// How pydantic reports a string shorter than its minimum.
+    enum MinimumLengthReport {
+        /// The constraint sits on the string schema: `string_too_short`.
+        case string
+        /// The constraint runs as a validator of its own: `too_short` with the length found.
+        case value
+    }
+
+    /// A string field; `null` for an optional field reads as nil. Lengths count Unicode scalars,
+    /// as Python's `len` does.
     mutating func string(
         _ name: String,
         aliases: [String] = [],
         required: Bool = false,
         nullable: Bool = true,
         minLength: Int? = nil,
+        minLengthReport: MinimumLengthReport = .string,
         maxLength: Int? = nil,
         pattern: (text: String, matches: (String) -> Bool)? = nil
     ) -> String? {
@@ -59,11 +69,15 @@ struct BodyReader {
             issues.append(.stringType(.body, key, input: value))
             return nil
         }
-        if let minLength, text.count < minLength {
-            issues.append(.tooShort(.body, key, minimum: minLength, input: value))
+        let length = text.unicodeScalars.count
+        if let minLength, length < minLength {
+            switch minLengthReport {
+            case .string: issues.append(.tooShort(.body, key, minimum: minLength, input: value))
+            case .value: issues.append(.tooShortValue(.body, key, minimum: minLength, actual: length, input: value))
+            }
             return nil
         }
-        if let maxLength, text.count > maxLength {
+        if let maxLength, length > maxLength {
             issues.append(.tooLong(.body, key, maximum: maxLength, input: value))
             return nil
         }

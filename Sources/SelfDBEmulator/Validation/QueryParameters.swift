@@ -87,17 +87,19 @@ struct QueryParameters: Sendable {
         return text
     }
 
-    /// A UUID parameter.
+    /// A UUID parameter, in any spelling pydantic accepts (``UUIDParsing``).
     mutating func uuid(_ name: String, required: Bool) -> String? {
         guard let text = self[name] else {
             if required { issues.append(.missing(.query, name)) }
             return nil
         }
-        guard let id = UUIDText.normalized(text) else {
-            issues.append(.uuidParsing(.query, name, input: .string(text)))
+        switch UUIDParsing.parse(text) {
+        case .success(let id):
+            return id
+        case .failure(let failure):
+            issues.append(.uuidParsing(.query, name, error: failure.message, input: .string(text)))
             return nil
         }
-        return id
     }
 
     /// Throws the collected issues as one 422.

@@ -119,6 +119,19 @@ struct ValidationIssue: Error, Sendable, Equatable {
         )
     }
 
+    /// A minimum length that pydantic checks in a validator of its own rather than on the
+    /// string schema (`min_length_validator`): it words it as a collection's, `too_short` with
+    /// `field_type` "Value" and the length found.
+    static func tooShortValue(_ location: Location, _ field: String, minimum: Int, actual: Int, input: JSONValue) -> ValidationIssue {
+        ValidationIssue(
+            type: "too_short",
+            loc: at(location, field),
+            msg: "Value should have at least \(minimum) item\(minimum == 1 ? "" : "s") after validation, not \(actual)",
+            input: input,
+            ctx: JSONObject([("field_type", "Value"), ("min_length", .int(Int64(minimum))), ("actual_length", .int(Int64(actual)))])
+        )
+    }
+
     static func tooLong(_ location: Location, _ field: String, maximum: Int, input: JSONValue) -> ValidationIssue {
         ValidationIssue(
             type: "string_too_long",
@@ -160,12 +173,14 @@ struct ValidationIssue: Error, Sendable, Equatable {
         )
     }
 
-    static func uuidParsing(_ location: Location, _ field: String, input: JSONValue) -> ValidationIssue {
+    /// `error` is the `uuid` crate's reason (``UUIDParsing``), which pydantic repeats in `msg`.
+    static func uuidParsing(_ location: Location, _ field: String, error: String, input: JSONValue) -> ValidationIssue {
         ValidationIssue(
             type: "uuid_parsing",
             loc: at(location, field),
-            msg: "Input should be a valid UUID, unable to parse string as a UUID",
-            input: input
+            msg: "Input should be a valid UUID, \(error)",
+            input: input,
+            ctx: JSONObject([("error", .string(error))])
         )
     }
 
