@@ -10,14 +10,7 @@ import PackagePlugin
 @main
 struct SelfDBCodegenCommand: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {
-        let options = try SpecToolRunner.options(arguments, takesOutput: true)
-        try SpecToolRunner.run(
-            verb: "generate",
-            tool: context.tool(named: "selfdb-codegen").url,
-            projectDirectory: context.package.directoryURL,
-            jobs: SpecToolRunner.jobs(context, options, generating: true),
-            warningsAsErrors: options.warningsAsErrors
-        )
+        try SpecToolRunner.run(verb: "generate", arguments: arguments, context: context)
     }
 }
 
@@ -26,14 +19,7 @@ import XcodeProjectPlugin
 
 extension SelfDBCodegenCommand: XcodeCommandPlugin {
     func performCommand(context: XcodePluginContext, arguments: [String]) throws {
-        let options = try SpecToolRunner.options(arguments, takesOutput: true)
-        try SpecToolRunner.run(
-            verb: "generate",
-            tool: context.tool(named: "selfdb-codegen").url,
-            projectDirectory: context.xcodeProject.directoryURL,
-            jobs: SpecToolRunner.jobs(context, options, generating: true),
-            warningsAsErrors: options.warningsAsErrors
-        )
+        try SpecToolRunner.run(verb: "generate", arguments: arguments, context: context)
     }
 }
 #endif

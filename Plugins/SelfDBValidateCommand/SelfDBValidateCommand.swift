@@ -8,14 +8,7 @@ import PackagePlugin
 @main
 struct SelfDBValidateCommand: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {
-        let options = try SpecToolRunner.options(arguments, takesOutput: false)
-        try SpecToolRunner.run(
-            verb: "validate",
-            tool: context.tool(named: "selfdb-codegen").url,
-            projectDirectory: context.package.directoryURL,
-            jobs: SpecToolRunner.jobs(context, options, generating: false),
-            warningsAsErrors: options.warningsAsErrors
-        )
+        try SpecToolRunner.run(verb: "validate", arguments: arguments, context: context)
     }
 }
 
@@ -24,14 +17,7 @@ import XcodeProjectPlugin
 
 extension SelfDBValidateCommand: XcodeCommandPlugin {
     func performCommand(context: XcodePluginContext, arguments: [String]) throws {
-        let options = try SpecToolRunner.options(arguments, takesOutput: false)
-        try SpecToolRunner.run(
-            verb: "validate",
-            tool: context.tool(named: "selfdb-codegen").url,
-            projectDirectory: context.xcodeProject.directoryURL,
-            jobs: SpecToolRunner.jobs(context, options, generating: false),
-            warningsAsErrors: options.warningsAsErrors
-        )
+        try SpecToolRunner.run(verb: "validate", arguments: arguments, context: context)
     }
 }
 #endif

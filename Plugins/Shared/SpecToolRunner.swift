@@ -47,6 +47,19 @@ enum SpecToolRunner {
         }
     }
 
+    /// Runs `verb` (`validate` or `generate`) over the package's targets as `arguments` ask.
+    static func run(verb: String, arguments: [String], context: PluginContext) throws {
+        let generating = verb == "generate"
+        let options = try Self.options(arguments, takesOutput: generating)
+        try run(
+            verb: verb,
+            tool: context.tool(named: "selfdb-codegen").url,
+            projectDirectory: context.package.directoryURL,
+            jobs: jobs(context, options, generating: generating),
+            warningsAsErrors: options.warningsAsErrors
+        )
+    }
+
     /// Runs `verb` for every job with specs. Throws when any run fails.
     static func run(verb: String, tool: URL, projectDirectory: URL, jobs: [Job], warningsAsErrors: Bool) throws {
         var failed = false
@@ -74,6 +87,19 @@ enum SpecToolRunner {
 import XcodeProjectPlugin
 
 extension SpecToolRunner {
+    /// Runs `verb` (`validate` or `generate`) over the Xcode project's targets as `arguments` ask.
+    static func run(verb: String, arguments: [String], context: XcodePluginContext) throws {
+        let generating = verb == "generate"
+        let options = try Self.options(arguments, takesOutput: generating)
+        try run(
+            verb: verb,
+            tool: context.tool(named: "selfdb-codegen").url,
+            projectDirectory: context.xcodeProject.directoryURL,
+            jobs: jobs(context, options, generating: generating),
+            warningsAsErrors: options.warningsAsErrors
+        )
+    }
+
     /// The specs of an Xcode project's targets (or of those `options` names). An Xcode target
     /// has no folder of its own: for `generate`, its Swift goes to `--output` or a `Generated`
     /// folder beside the target's first spec.
