@@ -61,7 +61,7 @@ enum JSONWriter {
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
-    private static func writeString(_ text: String, into output: inout [UInt8]) {
+    static func writeString(_ text: String, into output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         for byte in text.utf8 {
             switch byte {
@@ -75,6 +75,12 @@ enum JSONWriter {
                 output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
             case UInt8(ascii: "\t"):
                 output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0x08:
+                // Python's json and Rust's serde_json both write backspace and form feed
+                // with their short escapes.
+                output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
+            case 0x0C:
+                output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
             case 0..<0x20:
                 output.append(contentsOf: "\\u00".utf8)
                 output.append(hexDigits[Int(byte >> 4)])

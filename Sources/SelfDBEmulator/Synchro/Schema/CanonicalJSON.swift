@@ -10,10 +10,13 @@ enum CanonicalJSON {
     }
 
     static func sha256Hex(_ value: JSONValue) -> String {
-        SHA256.hash(data: bytes(value)).map { byte in
-            let digits = Array("0123456789abcdef")
-            return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
-        }.joined()
+        hex(SHA256.hash(data: bytes(value)))
+    }
+
+    /// Lower-case hex of a digest.
+    static func hex<Digest: Sequence>(_ digest: Digest) -> String where Digest.Element == UInt8 {
+        let digits = Array("0123456789abcdef")
+        return digest.map { byte in String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]]) }.joined()
     }
 
     private static func sorted(_ value: JSONValue) -> JSONValue {
