@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Regenerates the Swift of our own specs, which is committed (our library targets apply no
 # build-tool plugin, so apps that use them never compile the generator):
-#   Spec/selfdb.yaml  → Sources/SelfDB/Generated
-#   Spec/synchro.yaml → Sources/Synchro/Generated
+#   Spec/selfdb.yaml     → Sources/SelfDB/Generated
+#   Spec/synchro.yaml    → Sources/Synchro/Generated
+#   Spec/synchro-v2.yaml → Sources/Synchro/Generated (protocol 2, beside protocol 1)
 # `Scripts/generate.sh --check` writes nothing and fails, naming each file, when a committed file
 # differs by a byte from what the generator writes now: CI runs it, so a spec or generator change
 # without a regeneration does not land. SELFDB_CODEGEN names a prebuilt selfdb-codegen.
@@ -21,3 +22,4 @@ if [ -z "$codegen" ]; then
 fi
 "$codegen" generate ${mode[@]+"${mode[@]}"} --relative-to . --output Sources/SelfDB/Generated Spec/selfdb.yaml
 "$codegen" generate ${mode[@]+"${mode[@]}"} --relative-to . --output Sources/Synchro/Generated Spec/synchro.yaml
+"$codegen" generate ${mode[@]+"${mode[@]}"} --relative-to . --output Sources/Synchro/Generated Spec/synchro-v2.yaml

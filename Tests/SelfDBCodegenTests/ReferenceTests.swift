@@ -17,6 +17,7 @@ import Testing
     static let outputDirectories: [String: URL] = [
         "Spec/selfdb.yaml": packageRoot.appendingPathComponent("Sources/SelfDB/Generated"),
         "Spec/synchro.yaml": packageRoot.appendingPathComponent("Sources/Synchro/Generated"),
+        "Spec/synchro-v2.yaml": packageRoot.appendingPathComponent("Sources/Synchro/Generated"),
         "Tests/GeneratedCodeTests/app-models.yaml": referenceDirectory,
         "Tests/GeneratedCodeTests/notes-api.yaml": referenceDirectory,
     ]
