@@ -56,8 +56,14 @@ extension SelfDBEmulator {
         /// `X-App-Version` below it or not a version; a request without the header passes.
         public var syncMinimumAppVersion: String?
         /// How far (seconds) a client's clock may lag the server's and still win a
-        /// last-write-wins conflict: `client_updated_at + tolerance` is compared.
-        public var syncClockSkewTolerance: TimeInterval
+        /// last-write-wins conflict: `client_updated_at + tolerance` is compared. Nil: the
+        /// protocol's own default, 5 s for protocol 1 (Synchro 0.1) and 0.5 s for protocol 2
+        /// (Synchro 0.3's `synchro.clock_skew_tolerance_ms`).
+        public var syncClockSkewTolerance: TimeInterval?
+        /// The Synchro protocol `/sync/*` speaks: 1 (Synchro 0.1: register, snapshot, one
+        /// checkpoint) or 2 (Synchro 0.3: connect, scopes, signed cursors, checksums). One data
+        /// folder can be served with either: rows written under one are there under the other.
+        public var syncProtocol: SyncProtocol
         /// Every HTTP response (SelfDB and Synchro) is held back this long, to make a slow
         /// network visible in tests and demos.
         public var responseLatency: Duration
@@ -77,7 +83,8 @@ extension SelfDBEmulator {
             syncSpecs: [URL] = [],
             syncJWTSecret: String? = nil,
             syncMinimumAppVersion: String? = nil,
-            syncClockSkewTolerance: TimeInterval = 5,
+            syncClockSkewTolerance: TimeInterval? = nil,
+            syncProtocol: SyncProtocol = .one,
             responseLatency: Duration = .zero
         ) {
             self.dataDirectory = dataDirectory
@@ -95,6 +102,7 @@ extension SelfDBEmulator {
             self.syncJWTSecret = syncJWTSecret
             self.syncMinimumAppVersion = syncMinimumAppVersion
             self.syncClockSkewTolerance = syncClockSkewTolerance
+            self.syncProtocol = syncProtocol
             self.responseLatency = responseLatency
         }
     }

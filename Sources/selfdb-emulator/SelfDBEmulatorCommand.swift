@@ -40,6 +40,9 @@ struct SelfDBEmulatorCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Answer 426 on /sync/* to an X-App-Version below this semantic version.", valueName: "version"))
     var syncMinAppVersion: String?
 
+    @Option(help: ArgumentHelp("The Synchro protocol /sync/* speaks: 1 (Synchro 0.1) or 2 (Synchro 0.3).", valueName: "1|2"))
+    var syncProtocol: Int = 1
+
     @Option(help: ArgumentHelp("Delay every response by this many milliseconds.", valueName: "ms"))
     var latencyMs: Int = 0
 
@@ -51,7 +54,12 @@ struct SelfDBEmulatorCommand: AsyncParsableCommand {
         guard !apiKey.isEmpty else { throw ValidationError("--api-key must not be empty") }
         guard passwordHashIterations > 0 else { throw ValidationError("--password-hash-iterations must be positive") }
         guard latencyMs >= 0 else { throw ValidationError("--latency-ms must not be negative") }
+        guard SyncProtocol(rawValue: syncProtocol) != nil else {
+            throw ValidationError("--sync-protocol must be 1 or 2, not \(syncProtocol)")
+        }
     }
+
+    private var protocolChoice: SyncProtocol { SyncProtocol(rawValue: syncProtocol) ?? .one }
 
     func run() async throws {
         let quiet = self.quiet
@@ -71,6 +79,7 @@ struct SelfDBEmulatorCommand: AsyncParsableCommand {
             syncSpecs: syncSpec.map { URL(fileURLWithPath: $0).standardizedFileURL },
             syncJWTSecret: syncJwtSecret,
             syncMinimumAppVersion: syncMinAppVersion,
+            syncProtocol: protocolChoice,
             responseLatency: .milliseconds(latencyMs)
         )
         let emulator = try await SelfDBEmulator.start(configuration)

@@ -17,6 +17,8 @@ final class SynchroServer: Sendable {
     let toleranceMilliseconds: Int64
     private let maximumBodySize: Int
     private let pendingFailures = Locked<[SyncPushFailure]>([])
+    /// Set when the emulator speaks protocol 2: it answers `/sync/*` instead of protocol 1.
+    let protocolTwo: ProtocolTwoServer?
 
     /// Reads and checks the configured sync specs; nil when none are configured (the
     /// sync server is then off and `/sync/*` is SelfDB's 404).
@@ -25,7 +27,7 @@ final class SynchroServer: Sendable {
         if let minimum = configuration.syncMinimumAppVersion, AppVersion(minimum) == nil {
             throw .syncConfigurationInvalid("the minimum app version '\(minimum)' is not a semantic version")
         }
-        guard configuration.syncClockSkewTolerance >= 0, configuration.syncClockSkewTolerance.isFinite else {
+        if let tolerance = configuration.syncClockSkewTolerance, tolerance < 0 || !tolerance.isFinite {
             throw .syncConfigurationInvalid("the clock-skew tolerance must be a non-negative number of seconds")
         }
         return try SyncSchema.load(configuration.syncSpecs)
@@ -40,8 +42,12 @@ final class SynchroServer: Sendable {
             externalSecret: configuration.syncJWTSecret.map { Array($0.utf8) }
         )
         minimumAppVersion = configuration.syncMinimumAppVersion.flatMap(AppVersion.init)
-        toleranceMilliseconds = Int64((configuration.syncClockSkewTolerance * 1000).rounded())
+        let defaultTolerance: TimeInterval = configuration.syncProtocol == .two ? 0.5 : 5
+        toleranceMilliseconds = Int64(((configuration.syncClockSkewTolerance ?? defaultTolerance) * 1000).rounded())
         maximumBodySize = configuration.maximumJSONBodySize
+        protocolTwo =
+            configuration.syncProtocol == .two
+            ? try ProtocolTwoServer(schema: schema, pool: store.pool, toleranceMilliseconds: toleranceMilliseconds) : nil
     }
 
     func close() {
@@ -58,7 +64,7 @@ final class SynchroServer: Sendable {
     /// endpoint. Never throws: every failure becomes a Synchro error body.
     func respond(to request: Request, path: String, controls: TestControls) async -> Response {
         if let fault = controls.takeFault(method: request.method.rawValue, path: path) {
-            await Self.drain(request.body)
+            await Self.discard(request.body)
             return SyncFaultResponse.response(for: fault)
         }
         do {
@@ -71,14 +77,17 @@ final class SynchroServer: Sendable {
     }
 
     private func route(_ request: Request, path: String) async throws -> Response {
+        if let protocolTwo {
+            return try await routeProtocolTwo(protocolTwo, request, path: path)
+        }
         let endpoint: SyncEndpoint
         do {
             endpoint = try SyncEndpoint(method: request.method, path: path)
         } catch {
-            await Self.drain(request.body)
+            await Self.discard(request.body)
             throw error
         }
-        let bytes = try await collect(request.body)
+        let bytes = try await collectBody(request.body)
         if endpoint == .health {
             return .json(["status": "ok"])
         }
@@ -142,7 +151,7 @@ final class SynchroServer: Sendable {
 
     /// The whole body, at most the emulator's JSON limit; a larger one is read to its end
     /// (so the client gets the 413 rather than a reset) and refused.
-    private func collect(_ body: RequestBody) async throws -> [UInt8] {
+    func collectBody(_ body: RequestBody) async throws -> [UInt8] {
         var bytes: [UInt8] = []
         var tooLarge = false
         for try await chunk in body {
@@ -158,7 +167,7 @@ final class SynchroServer: Sendable {
         return bytes
     }
 
-    private static func drain(_ body: RequestBody) async {
+    static func discard(_ body: RequestBody) async {
         do {
             for try await _ in body {}
         } catch {

@@ -9,3 +9,13 @@ extension HTTPField.Name {
         return name
     }()
 }
+
+extension HTTPField.Name {
+    /// `X-Client-Version`, which protocol 2's version gate reads before `X-App-Version`.
+    static let clientVersion: HTTPField.Name = {
+        guard let name = HTTPField.Name("X-Client-Version") else {
+            preconditionFailure("X-Client-Version is a valid header name")
+        }
+        return name
+    }()
+}

@@ -1,0 +1,350 @@
+import Foundation
+import Testing
+
+@testable import SelfDBEmulator
+
+/// The emulator's protocol-2 server, spoken to over loopback as a client would
+/// (`shared/contracts/synchro-v2.md` §2–§4).
+@Suite("Synchro protocol 2: the emulator's server")
+struct ProtocolTwoServerTests {
+    @Test("connect registers, assigns the user scope, and negotiates the schema (replace, then none)")
+    func connectNegotiates() async throws {
+        try await withProtocolTwoEmulator { _, fresh in
+            var client = fresh
+            let first = try await client.connect(schema: ["version": 0, "hash": ""])
+            #expect(first.status == 200, "\(first.text)")
+            let json = try #require(first.json)
+            #expect(json["protocol_version"] == 2)
+            #expect(json["scope_set_version"] == 1)
+            #expect(json["schema"]?["action"] == "replace")
+            #expect(json["schema"]?["hash"] == client.schema["hash"])
+            #expect(json["schema_definition"]?["tables"]?.arrayValue?.map { $0["name"] } == ["comments", "tasks"])
+            #expect(json["scopes"] == ["add": [["id": "user:user-a", "cursor": .null]], "remove": []])
+            #expect(json["server_time"]?.stringValue?.count == 30, "nanoseconds and Z")
+
+            // A warm client: same schema, the scope it holds, plus one it invented.
+            client.cursors["invented"] = .some(nil)
+            let second = try await client.connect()
+            let warm = try #require(second.json)
+            #expect(warm["schema"]?["action"] == "none")
+            #expect(warm["schema_definition"] == nil)
+            #expect(warm["scope_set_version"] == 1, "the assignment did not change")
+            #expect(warm["scopes"] == ["add": [], "remove": ["invented"]])
+        }
+    }
+
+    @Test("another protocol version is 426 upgrade_required in the envelope shape")
+    func wrongProtocolVersion() async throws {
+        try await withProtocolTwoEmulator { _, fresh in
+            var client = fresh
+            let response = try await client.connect(protocolVersion: 1)
+            #expect(response.status == 426)
+            #expect(response.json == ["error": ["code": "upgrade_required", "message": "unsupported protocol version", "retryable": false]])
+        }
+    }
+
+    @Test("pull, push and rebuild need a connect first: 400 client is not registered")
+    func registrationRequired() async throws {
+        try await withProtocolTwoEmulator { _, client in
+            let pull = try await client.pullPage()
+            #expect(pull.status == 400)
+            #expect(pull.json?["error"]?["code"] == "invalid_request")
+            #expect(pull.json?["error"]?["message"] == "client is not registered")
+            #expect(try await client.push([]).status == 400)
+            let rebuild = try await client.post("/sync/rebuild", JSONObject([("scope", "user:user-a"), ("limit", 10)]))
+            #expect(rebuild.json?["error"]?["message"] == "client is not registered")
+        }
+    }
+
+    @Test("a pull or push with another schema is 422 schema_mismatch; exactly (0, \"\") skips the check")
+    func schemaMismatch() async throws {
+        try await withProtocolTwoEmulator { _, fresh in
+            var client = fresh
+            try await client.connect()
+            let stale = try await client.pullPage(schema: ["version": 99, "hash": "old"])
+            #expect(stale.status == 422)
+            #expect(stale.json?["error"]?["code"] == "schema_mismatch")
+            #expect(stale.json?["error"]?["retryable"] == false)
+            #expect(try await client.push([], schema: ["version": 99, "hash": "old"]).status == 422)
+            #expect(try await client.pullPage(schema: ["version": 0, "hash": ""]).status == 200)
+        }
+    }
+
+    @Test("two devices converge: push, pull with signed cursors, rebuild, checksums that match")
+    func twoDevicesConverge() async throws {
+        try await withProtocolTwoEmulator { emulator, fresh in
+            var phone = fresh
+            var tablet = fresh.device("tablet")
+            try await phone.connect()
+            try await tablet.connect()
+            let taskID = UUID().uuidString
+            let written = "2026-03-20T18:21:54.120Z"
+            let insert = try await phone.pushOne(Mutation2.task(taskID, user: "user-a", title: "Hi", at: written))
+            #expect(insert["status"] == "applied")
+            #expect(insert["server_version"] == .string(written), "updated_at is the client_version")
+            #expect(insert["server_row"]?["updated_at"] == .string(written))
+            #expect(insert["server_row"]?["id"] == .string(taskID.lowercased()))
+            #expect(insert["pk"] == ["id": .string(taskID)], "pk echoed as sent")
+            let comment = UUID().uuidString.lowercased()
+            #expect(
+                try await phone.pushOne(
+                    Mutation2.make("insert", "comments", comment, columns: .object(JSONObject([("id", .string(comment)), ("task_id", .string(taskID)), ("body", "first")])))
+                )["status"] == "applied"
+            )
+
+            // The tablet has null cursors and the log is not empty: it rebuilds, then is current.
+            let first = try await tablet.pullPage()
+            #expect(first.json?["rebuild"] == ["user:user-a"])
+            try await tablet.sync()
+            #expect(tablet.held["user:user-a"]?.count == 2)
+            let quiet = try await tablet.pullPage()
+            #expect(quiet.json?["changes"] == [])
+            #expect(quiet.json?["has_more"] == false)
+            #expect(quiet.json?["scope_cursors"] == [:], "a scope without changes keeps its cursor")
+            #expect(quiet.json?["checksums"]?["user:user-a"]?.stringValue == String(tablet.held["user:user-a"]?.values.reduce(Int32(0), ^) ?? 0))
+
+            // An edit on the tablet reaches the phone as one upsert with a new cursor.
+            let edit = try await tablet.pushOne(
+                Mutation2.make("update", "tasks", taskID, columns: ["title": "Edited"], base: written)
+            )
+            #expect(edit["status"] == "applied")
+            try await phone.sync()
+            let changes = try await phone.sync()
+            #expect(changes.isEmpty, "nothing new after a sync")
+            #expect(try emulator.syncedRow(table: "tasks", id: taskID.lowercased())?.values["title"] == .string("Edited"))
+            // The tablet's own edit comes back to it too (a client may also apply server_row).
+            try await tablet.sync()
+            #expect(phone.held == tablet.held, "both devices hold the same rows with the same checksums")
+        }
+    }
+
+    @Test("cursors: a forged or foreign one rebuilds the scope, one for another scope is 400")
+    func cursorsAreChecked() async throws {
+        try await withProtocolTwoEmulator { _, fresh in
+            var client = fresh
+            try await client.connect()
+            _ = try await client.pushOne(Mutation2.task(UUID().uuidString, user: "user-a", title: "x"))
+            try await client.sync()
+            let good = try #require(client.cursors["user:user-a"] ?? nil)
+
+            var forged = client
+            var parts = good.split(separator: ".").map(String.init)
+            parts[2] = String(parts[2].reversed())
+            forged.cursors["user:user-a"] = .some(parts.joined(separator: "."))
+            #expect(try await forged.pullPage().json?["rebuild"] == ["user:user-a"])
+            forged.cursors["user:user-a"] = .some("v2.workouts_user_u_123_889.sig")
+            #expect(try await forged.pullPage().json?["rebuild"] == ["user:user-a"])
+
+            var misplaced = client
+            misplaced.cursors = ["user:user-a": .some(good)]
+            let otherScope = try await client.post(
+                "/sync/pull",
+                JSONObject([
+                    ("schema", client.schema), ("scope_set_version", 1), ("limit", 10),
+                    ("scopes", ["user:user-a": ["cursor": .string("v2.onlytwo")]]),
+                ])
+            )
+            #expect(otherScope.status == 400)
+            #expect(otherScope.json?["error"]?["message"]?.stringValue?.hasPrefix("scope user:user-a cursor is invalid") == true)
+        }
+    }
+
+    @Test("last write wins with the 500 ms allowance; base_version equal to the row's wins; deletes are never conflicts")
+    func conflictRule() async throws {
+        try await withProtocolTwoEmulator(configure: { $0.syncClockSkewTolerance = nil }) { _, fresh in
+            var client = fresh
+            try await client.connect()
+            let id = UUID().uuidString.lowercased()
+            let stored = "2026-03-20T18:10:00.000Z"
+            _ = try await client.pushOne(Mutation2.task(id, user: "user-a", title: "Theirs", at: stored))
+
+            let older = try await client.pushOne(Mutation2.make("update", "tasks", id, columns: ["title": "Mine"], clientVersion: "2026-03-20T18:00:00.000Z"))
+            #expect(older["status"] == "conflict")
+            #expect(older["code"] == "version_conflict")
+            #expect(older["message"] == "server version is newer")
+            #expect(older["server_row"]?["title"] == "Theirs")
+            #expect(older["server_version"] == .string(stored))
+
+            let withinAllowance = try await client.pushOne(
+                Mutation2.make("update", "tasks", id, columns: ["title": "Close"], clientVersion: "2026-03-20T18:09:59.600Z")
+            )
+            #expect(withinAllowance["status"] == "applied", "client_version + 500 ms is after the row's")
+
+            let ahead = try await client.pushOne(
+                Mutation2.make("update", "tasks", id, columns: ["title": "Ahead"], clientVersion: "2026-03-21T00:00:00.000Z", base: "2026-03-22T00:00:00.000Z")
+            )
+            #expect(ahead["message"] == "client base version is ahead of server version")
+
+            let current = try #require(withinAllowance["server_version"]?.stringValue)
+            let sameBase = try await client.pushOne(
+                Mutation2.make("update", "tasks", id, columns: ["title": "Based"], clientVersion: "2020-01-01T00:00:00.000Z", base: current)
+            )
+            #expect(sameBase["status"] == "applied", "a base equal to the row's updated_at wins whatever the client clock")
+
+            let delete = try await client.pushOne(Mutation2.make("delete", "tasks", id, clientVersion: "2000-01-01T00:00:00.000Z"))
+            #expect(delete["status"] == "applied")
+            #expect(delete["server_row"]?["deleted_at"]?.stringValue != nil)
+            let again = try await client.pushOne(Mutation2.make("delete", "tasks", id, clientVersion: nil))
+            #expect(again["status"] == "applied", "a replayed delete")
+            #expect(again["server_version"] == delete["server_version"])
+            let update = try await client.pushOne(Mutation2.make("update", "tasks", id, columns: ["title": "x"]))
+            #expect(update["message"] == "record has been deleted")
+        }
+    }
+
+    @Test("every rejection code, and the whole batch refused for a bad timestamp")
+    func rejections() async throws {
+        try await withProtocolTwoEmulator { _, fresh in
+            var client = fresh
+            try await client.connect()
+            let id = UUID().uuidString
+            #expect(try await client.pushOne(Mutation2.task(id, user: "user-a", title: "x"))["status"] == "applied")
+            let exists = try await client.pushOne(Mutation2.task(id, user: "user-a", title: "y"))
+            #expect(exists["status"] == "conflict")
+            #expect(exists["message"] == "record already exists")
+
+            let unknownTable = try await client.pushOne(Mutation2.make("insert", "nope", "1", columns: ["a": 1]))
+            #expect(unknownTable["status"] == "rejected_terminal")
+            #expect(unknownTable["code"] == "table_not_synced")
+            let missing = try await client.pushOne(Mutation2.make("update", "tasks", UUID().uuidString, columns: ["title": "x"]))
+            #expect(missing["code"] == "validation_failed")
+            #expect(missing["message"] == "record does not exist")
+            let noKey = try await client.pushOne(
+                .object(JSONObject([("mutation_id", "m"), ("table", "tasks"), ("op", "insert"), ("pk", ["id": 5]), ("client_version", .string(SyncTimestamp.now().text))]))
+            )
+            #expect(noKey["code"] == "validation_failed")
+            let required = try await client.pushOne(Mutation2.make("insert", "tasks", UUID().uuidString, columns: ["user_id": "user-a"]))
+            #expect(required["message"] == "missing required column title")
+
+            let count = try await client.push([
+                Mutation2.task(UUID().uuidString, user: "user-a", title: "never"),
+                Mutation2.make("update", "tasks", id, columns: ["title": "x"], clientVersion: "yesterday"),
+            ])
+            #expect(count.status == 400)
+            #expect(count.json?["error"]?["code"] == "invalid_request")
+            let noVersion = try await client.push([Mutation2.make("insert", "tasks", UUID().uuidString, columns: ["title": "x"], clientVersion: nil)])
+            #expect(noVersion.status == 400)
+            let badOp = try await client.push([Mutation2.make("merge", "tasks", id, columns: ["title": "x"])])
+            #expect(badOp.status == 400)
+        }
+    }
+
+    @Test("read-only tables reject every mutation with policy_rejected")
+    func readOnlyTable() async throws {
+        let directory = SyncFixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let spec = try SyncFixture.writeSpec(
+            """
+            spec: 1
+            tables:
+              Region:
+                table: regions
+                sync: { owner: user_id, push: disabled }
+                columns:
+                  id: { type: uuid, primaryKey: true }
+                  user_id: { type: uuid, nullable: false }
+                  name: text
+                  updated_at: { type: timestamp, nullable: false }
+                  deleted_at: timestamp
+            """,
+            in: directory
+        )
+        try await withProtocolTwoEmulator(configure: { $0.syncSpecs.append(spec) }) { _, fresh in
+            var client = fresh
+            try await client.connect()
+            let entry = try await client.pushOne(Mutation2.make("insert", "regions", UUID().uuidString, columns: ["name": "x"]))
+            #expect(entry["status"] == "rejected_terminal")
+            #expect(entry["code"] == "policy_rejected")
+            let delete = try await client.pushOne(Mutation2.make("delete", "regions", UUID().uuidString))
+            #expect(delete["code"] == "policy_rejected", "deletes too")
+        }
+    }
+
+    @Test("pages: a limited pull has no checksums until its last page; a rebuild pages with a final cursor and checksum")
+    func paging() async throws {
+        try await withProtocolTwoEmulator { _, fresh in
+            var writer = fresh
+            try await writer.connect()
+            // Its first row: with a null cursor and a log that is no longer empty, the client
+            // rebuilds, which gives it a cursor.
+            _ = try await writer.pushOne(Mutation2.task(UUID().uuidString, user: "user-a", title: "first"))
+            try await writer.sync()
+            #expect(writer.cursors["user:user-a"] ?? nil != nil)
+            for index in 0..<5 {
+                _ = try await writer.pushOne(Mutation2.task(UUID().uuidString, user: "user-a", title: "task \(index)"))
+            }
+            let page = try await writer.pullPage(limit: 2)
+            #expect(page.json?["has_more"] == true)
+            #expect(page.json?["checksums"] == nil, "absent, not null, before the last page")
+            #expect(page.json?["changes"]?.arrayValue?.count == 2)
+            try await writer.sync(limit: 2)
+            #expect(writer.held["user:user-a"]?.count == 6)
+
+            var reader = fresh.device("reader")
+            try await reader.connect()
+            let rebuilt = try await reader.rebuild("user:user-a", limit: 2)
+            #expect(rebuilt.records == 6)
+            #expect(rebuilt.pages == 3)
+            let notMine = try await reader.post("/sync/rebuild", JSONObject([("scope", "user:someone-else"), ("limit", 10)]))
+            #expect(notMine.json?["error"]?["message"] == "client is not subscribed to scope user:someone-else")
+        }
+    }
+
+    @Test("a row that leaves the scope is a delete without a row; a soft delete is a tombstone; the checksum drops both")
+    func leavingTheScope() async throws {
+        try await withProtocolTwoEmulator { emulator, fresh in
+            var client = fresh
+            try await client.connect()
+            try await client.sync()
+            let moving = UUID().uuidString.lowercased()
+            let deleted = UUID().uuidString.lowercased()
+            _ = try await client.pushOne(Mutation2.task(moving, user: "user-a", title: "mine for now"))
+            _ = try await client.pushOne(Mutation2.task(deleted, user: "user-a", title: "to delete"))
+            try await client.sync()
+            #expect(client.held["user:user-a"]?.count == 2)
+
+            _ = try await client.pushOne(Mutation2.make("update", "tasks", moving, columns: ["user_id": "user-b"]))
+            _ = try await client.pushOne(Mutation2.make("delete", "tasks", deleted))
+            let changes = try await client.sync()
+            let left = try #require(changes.first { $0["pk"]?["id"] == .string(moving) })
+            #expect(left["op"] == "delete")
+            #expect(left["row"] == nil, "membership loss carries no row")
+            let tombstone = try #require(changes.last { $0["pk"]?["id"] == .string(deleted) })
+            #expect(tombstone["op"] == "delete")
+            #expect(tombstone["row"]?["deleted_at"]?.stringValue != nil)
+            #expect(client.held["user:user-a"]?.isEmpty == true)
+
+            // The row is now in user-b's scope.
+            var other = try await ProtocolTwoClient(try client.http.asUser("user-b", emulator: emulator))
+            try await other.connect()
+            try await other.sync()
+            #expect(other.held["user:user-b"]?.keys.sorted() == ["tasks|\(moving)"])
+        }
+    }
+
+    @Test("error shapes and the order of the checks: version gate, route, auth, method")
+    func errorShapes() async throws {
+        try await withProtocolTwoEmulator(configure: { $0.syncMinimumAppVersion = "1.0.0" }) { _, client in
+            let unknown = try await client.http.send("POST", "/sync/register", json: [:])
+            #expect(unknown.status == 404)
+            #expect(unknown.text == "404 page not found\n")
+            let anonymous = try await client.http.send("GET", "/sync/connect", credentials: .none)
+            #expect(anonymous.status == 401)
+            #expect(anonymous.json == ["error": "missing or malformed authorization header"])
+            let wrongMethod = try await client.http.send("GET", "/sync/connect")
+            #expect(wrongMethod.status == 405)
+            #expect(wrongMethod.header("Allow") == "POST")
+            let badToken = try await client.http.send("POST", "/sync/pull", json: [:], credentials: .token("nope"))
+            #expect(badToken.json == ["error": "invalid token"])
+            let old = try await client.http.send("GET", "/sync/schema", credentials: .none, headers: ["X-Client-Version": "0.9.0", "X-App-Version": "2.0.0"])
+            #expect(old.status == 426, "X-Client-Version first, on every path, before auth")
+            #expect(old.json == ["error": "client upgrade required"])
+            let notObject = try await client.http.send("POST", "/sync/pull", raw: Array("[1]".utf8))
+            #expect(notObject.json == ["error": "invalid request body"])
+            let noClient = try await client.http.send("POST", "/sync/pull", json: [:])
+            #expect(noClient.json == ["error": "client_id is required"])
+            let tables = try await client.http.send("GET", "/sync/tables", credentials: .none)
+            #expect(tables.json?["tables"]?.arrayValue?.first?["pk_column"] == "id")
+        }
+    }
+}
