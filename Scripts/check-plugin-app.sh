@@ -80,10 +80,12 @@ if out=$(swift build 2>&1); then fail "the build passed with a misspelt column";
 echo "$out" | grep -E "main.swift:4:.*error: type 'Todo.Column' has no member 'createdAtt'" || { echo "$out" | tail -20; fail "no compile error for the misspelt column"; }
 edit 's/sort(.createdAtt/sort(.createdAt/' Sources/TodoApp/main.swift
 
-step "YAML without a top-level 'spec:' key is not a spec: skipped without a word, no exclude: needed"
+step "YAML without a top-level 'spec:' key is not a spec: the generator leaves it alone and the build passes"
 printf 'server:\n  url: https://example.com\n  spec: nested, not top-level\n' > Sources/TodoApp/config.yaml
 out=$(swift build 2>&1) || { echo "$out" | tail -20; fail "a non-spec YAML file broke the build"; }
-if echo "$out" | grep -F "config.yaml"; then fail "the build said something about a non-spec YAML file"; fi
+# SwiftPM itself still lists a file that no plugin command and no resource rule consumes as
+# "unhandled" (a warning); what must not happen is the generator reading it.
+if echo "$out" | grep -F "config.yaml" | grep -E "error|Generating"; then fail "the generator took a non-spec YAML file for a spec"; fi
 [ ! -e "$(find .build -name 'config.models.generated.swift' -print -quit)" ] || fail "a non-spec YAML file was generated from"
 
 step "two specs whose names differ only in case are refused"

@@ -4,8 +4,8 @@ import PackagePlugin
 /// Generates Swift for every spec in a target, at build time.
 ///
 /// A spec is a `.yaml`/`.yml` file with a top-level `spec:` key (``SpecFileRule``); other YAML
-/// in the target is left alone, so it needs no `exclude:`. One build command per spec, with the
-/// spec as its only input and its part files as outputs: the build system reruns it only when
+/// in the target is never fed to the generator, so it cannot fail the build. One build command
+/// per spec, with the spec as its only input and its part files as outputs: the build system reruns it only when
 /// the spec (or the generator) changed, and the generator leaves an unchanged output untouched
 /// so dependants are not recompiled.
 ///

@@ -4,8 +4,9 @@ import Foundation
 /// directory search alike.
 ///
 /// A spec is a `.yaml`/`.yml` file with a top-level `spec:` key (`spec: 1`): so an app target's
-/// other YAML — a bundled configuration, a fixture — sits beside its specs without an
-/// `exclude:`, and is skipped without a word. The key is found by a line that starts with it,
+/// other YAML — a bundled configuration, a fixture — sits beside its specs and is never fed to
+/// the generator (in Xcode, where a target's inputs are all its files, above all). The key is
+/// found by a line that starts with it,
 /// which a YAML block scalar or nested mapping cannot produce (their lines are indented), so
 /// the rule needs no YAML parser: the plugins, which cannot link one, compile this same file.
 public enum SpecFileRule {

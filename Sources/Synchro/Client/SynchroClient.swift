@@ -44,6 +44,7 @@ public final class SynchroClient: Sendable {
             let pool = try DatabasePool(path: config.dbPath, configuration: configuration)
             let schema = try pool.write { db -> LocalSchema? in
                 try MetaStore.install(in: db)
+                try ScopeState.install(in: db)
                 return try LocalSchema.load(from: db)?.schema
             }
             database = pool

@@ -57,6 +57,10 @@ extension FailureKind {
             case .rateLimited(let retryAfter, _), .serviceUnavailable(let retryAfter, _): self = .retryable(retryAfter: retryAfter)
             case .conflict: self = .schemaChanged
             case .notFound: self = .unregistered
+            // Protocol 2: the schema mismatch is 422, a client the server forgot (or compaction
+            // deactivated) is 400 "client is not registered".
+            case .unexpectedStatus(422, _), .validationFailed: self = .schemaChanged
+            case .badRequest(let message) where message.contains("client is not registered"): self = .unregistered
             default: self = .fatal
             }
         case is URLError: self = .retryable(retryAfter: nil)

@@ -15,6 +15,13 @@ enum MetaStore {
         case snapshotComplete = "snapshot_complete"
         /// The cursor of a snapshot under way, so a restart resumes it.
         case snapshotCursor = "snapshot_cursor"
+        /// The Synchro protocol the server spoke last time (`1` or `2`); absent until known.
+        case protocolVersion = "protocol_version"
+        /// Protocol 2's scope-set version, stored with the scope changes it came with.
+        case scopeSetVersion = "scope_set_version"
+        /// Set when the database moved to a protocol-2 server: once every scope is rebuilt,
+        /// rows no scope holds (and no local change needs) are removed.
+        case pruneUnheldRows = "prune_unheld_rows"
     }
 
     static let pendingTable = "_synchro_pending"

@@ -22,14 +22,17 @@ extension SyncEngine {
                 start += batchSize
                 let outgoing = try await database.write { db in try PendingQueue.prepare(keys, schema: schema, in: db) }
                 guard !outgoing.isEmpty else { continue }
-                let response = try await api.sync.push(
-                    PushRequest(
-                        clientId: config.clientID,
-                        changes: outgoing.map(\.change),
-                        schemaVersion: schema.version,
-                        schemaHash: schema.hash
+                let response =
+                    protocolVersion.current == 2
+                    ? try await pushBatchV2(outgoing, schema: schema)
+                    : try await api.sync.push(
+                        PushRequest(
+                            clientId: config.clientID,
+                            changes: outgoing.map(\.change),
+                            schemaVersion: schema.version,
+                            schemaHash: schema.hash
+                        )
                     )
-                )
                 let outcome = try await database.write { db in
                     try MetaStore.withSyncLock(db) {
                         try PushSettlement.settle(response, sent: outgoing, schema: schema, applier: applier, in: db)

@@ -1,10 +1,49 @@
 import Foundation
 import GRDB
+import SelfDBRuntime
 
 extension SyncEngine {
-    /// `start()`'s first steps: the server's schema (tables created or migrated), this
-    /// client's registration, and a snapshot when the client has never finished one.
+    /// `start()`'s first steps. Which protocol the server speaks is probed once and kept
+    /// (`shared/contracts/synchro-v2.md` §8): protocol 2's connect first, unless the server
+    /// spoke protocol 1 last time; a 404 there (a protocol-1 server has no `/sync/connect`)
+    /// means protocol 1, and a protocol-1 start that meets a protocol-2 server (no
+    /// `/sync/register`, another schema body) moves to protocol 2. A database that moves from
+    /// protocol 1 to 2 resyncs fully: every scope is rebuilt, pending writes are kept.
     func bootstrap() async throws {
+        let remembered = try await database.read { db in try MetaStore.int64(.protocolVersion, in: db) }
+        if remembered == 1 {
+            do {
+                try await bootstrapProtocolOne()
+                return
+            } catch let error where Self.meansOtherProtocol(error) {
+                config.logger.info("sync: the server no longer speaks protocol 1; trying protocol 2")
+            }
+        }
+        do {
+            protocolVersion.withLock { $0 = 2 }
+            if remembered == 1 || (remembered == 0 && schema.current != nil) {
+                try await database.write { db in
+                    try ScopeState.invalidateAll(in: db)
+                    try MetaStore.set(.pruneUnheldRows, "1", in: db)
+                }
+            }
+            try await connect()
+        } catch let error where remembered != 2 && Self.meansOtherProtocol(error) {
+            config.logger.info("sync: the server has no /sync/connect; speaking protocol 1")
+            try await bootstrapProtocolOne()
+        }
+    }
+
+    /// A 404 on the protocol's entry point, or a schema body of the other protocol.
+    private static func meansOtherProtocol(_ error: any Error) -> Bool {
+        if case .notFound = error as? SelfDBError { return true }
+        if case .invalidResponse = error as? SelfDBError { return true }
+        return error is DecodingError
+    }
+
+    /// Protocol 1's start: schema, registration, a snapshot when none finished.
+    private func bootstrapProtocolOne() async throws {
+        protocolVersion.withLock { $0 = 1 }
         try await refreshSchema()
         try await register()
         let (checkpoint, complete) = try await database.read { db in
@@ -13,6 +52,7 @@ extension SyncEngine {
         if checkpoint == 0 || !complete {
             try await recovering { try await snapshot(rebuild: false) }
         }
+        try await database.write { db in try MetaStore.set(.protocolVersion, "1", in: db) }
     }
 
     /// Fetches the schema and, when it differs from the installed one, creates and migrates

@@ -29,6 +29,10 @@ final class SyncEngine: Sendable {
     let config: SynchroConfig
     let database: DatabasePool
     let api: SynchroAPI
+    /// The same client for protocol 2's endpoints.
+    let apiV2: SynchroV2API
+    /// The protocol the server speaks, as last learned (0: not known yet).
+    let protocolVersion = Locked(0)
     let statusHandlers = EventHandlers<@Sendable (SyncStatus) -> Void>()
     let conflictHandlers = EventHandlers<@Sendable (ConflictEvent) -> Void>()
     let snapshotHandlers = EventHandlers<@Sendable () async -> Bool>()
@@ -48,9 +52,9 @@ final class SyncEngine: Sendable {
             retryPolicy: .none,
             logger: config.logger
         )
-        self.api = SynchroAPI(
-            api: APIClient(configuration: configuration, transport: transport, accessTokenProvider: config.authProvider)
-        )
+        let client = APIClient(configuration: configuration, transport: transport, accessTokenProvider: config.authProvider)
+        self.api = SynchroAPI(api: client)
+        self.apiV2 = SynchroV2API(api: client)
     }
 
     var status: SyncStatus { state.current.status }
@@ -220,23 +224,34 @@ final class SyncEngine: Sendable {
         var rejected: [PushResult] = []
         try await recovering {
             rejected += try await pushAll()
-            try await pullAll()
+            if protocolVersion.current == 2 {
+                try await pullAllV2()
+            } else {
+                try await pullAll()
+            }
         }
         if !rejected.isEmpty { throw SynchroError.pushRejected(results: rejected) }
     }
 
-    /// Runs `body`; on a 409 re-fetches the schema and migrates, on a 404 registers again,
-    /// then runs it once more.
+    /// Runs `body`; on a changed schema migrates (protocol 1: schema then register; protocol
+    /// 2: connect, which answers `replace`), on a lost registration registers or connects
+    /// again, then runs it once more — pending writes stay queued throughout.
     func recovering(_ body: () async throws -> Void) async throws {
         do {
             try await body()
         } catch {
-            switch FailureKind(error) {
-            case .schemaChanged:
-                try await refreshSchema()
-                try await register()
-            case .unregistered:
-                try await register()
+            let kind = FailureKind(error)
+            switch kind {
+            case .schemaChanged, .unregistered:
+                if protocolVersion.current == 2 {
+                    config.logger.info("sync: \(kind.isSchemaChange ? "the server's schema changed" : "the server no longer knows this client"); connecting again")
+                    try await connect()
+                } else if kind.isSchemaChange {
+                    try await refreshSchema()
+                    try await register()
+                } else {
+                    try await register()
+                }
             default:
                 throw error
             }

@@ -1,0 +1,102 @@
+import Foundation
+import SelfDBRuntime
+
+/// The protocol-2 wire in the engine's own terms, so the local machinery (schema install,
+/// record merge, push settlement) serves both protocols: a manifest table is a `SyncTable`, a
+/// served row a `SyncRecord`, a push response a `PushResponse`.
+enum ProtocolTwoConversions {
+    /// A manifest table as protocol 1 described tables. Protocol 2 says nothing of parents or
+    /// push policy: pushes go in the order they were written, and a read-only table answers
+    /// `policy_rejected`.
+    static func table(_ table: ManifestTable) -> SyncTable {
+        let key = table.primaryKey?.first ?? "id"
+        return SyncTable(
+            tableName: table.name,
+            pushPolicy: .ownerOnly,
+            parentTable: nil,
+            parentFkCol: nil,
+            dependencies: [],
+            updatedAtColumn: table.updatedAtColumn,
+            deletedAtColumn: table.deletedAtColumn,
+            primaryKey: [key],
+            columns: (table.columns ?? []).map { column in
+                SyncColumn(
+                    name: column.name,
+                    dbType: column.type.rawValue,
+                    logicalType: LogicalType(rawValue: column.type.rawValue),
+                    nullable: column.nullable,
+                    isPrimaryKey: column.name == key
+                )
+            }
+        )
+    }
+
+    /// A row as served (pull, rebuild, push `server_row`), keyed by `id` (the pk's text).
+    static func record(table: String, id: String, row: [String: JSONValue], schema: LocalSchema) -> SyncRecord {
+        let local = schema.table(table)
+        let updatedAt = local.flatMap { row[$0.updatedAt]?.stringValue } ?? "1970-01-01T00:00:00.000Z"
+        let deletedAt = local.flatMap { row[$0.deletedAt]?.stringValue }
+        return SyncRecord(id: id, tableName: table, data: row, updatedAt: updatedAt, deletedAt: deletedAt)
+    }
+
+    /// The pending change as a mutation: create → insert, update → update, delete → delete.
+    ///
+    /// An insert leaves out the columns that are null locally: protocol 2's manifest carries no
+    /// defaults, so a local row holds NULL where the app set nothing, and the server fills its
+    /// own default for a column the insert does not name (a NULL it is sent is refused for a
+    /// NOT NULL column). An update sends nulls: there they clear a value.
+    static func mutation(_ outgoing: OutgoingChange, id: String, schema: LocalSchema) -> Mutation {
+        let change = outgoing.change
+        let key = schema.table(change.tableName)?.primaryKey ?? "id"
+        let op: MutationOperation =
+            switch change.operation {
+            case .create: .insert
+            case .delete: .delete
+            default: .update
+            }
+        return Mutation(
+            mutationId: id,
+            table: change.tableName,
+            op: op,
+            pk: [key: change.id],
+            clientVersion: change.clientUpdatedAt,
+            baseVersion: change.baseUpdatedAt,
+            columns: op == .delete ? nil : op == .insert ? change.data?.filter { !isNull($0.value) } : change.data
+        )
+    }
+
+    /// The protocol-2 push answer as protocol 1's, matched to what was sent by mutation id.
+    static func response(_ response: MutationPushResponse, sent: [(id: String, outgoing: OutgoingChange)], schema: LocalSchema) -> PushResponse {
+        let byID = Dictionary(sent.map { ($0.id, $0.outgoing.change) }, uniquingKeysWith: { first, _ in first })
+        var accepted: [PushResult] = []
+        var rejected: [PushResult] = []
+        for entry in response.accepted {
+            guard let change = byID[entry.mutationId] else { continue }
+            let table = schema.table(change.tableName)
+            var result = PushResult(id: change.id, tableName: change.tableName, operation: change.operation, status: .applied)
+            result.serverUpdatedAt = table.flatMap { entry.serverRow?[$0.updatedAt]?.stringValue } ?? entry.serverVersion
+            result.serverDeletedAt = table.flatMap { entry.serverRow?[$0.deletedAt]?.stringValue } ?? (change.operation == .delete ? entry.serverVersion : nil)
+            accepted.append(result)
+        }
+        for entry in response.rejected {
+            guard let change = byID[entry.mutationId] else { continue }
+            let status: PushStatus =
+                switch entry.status {
+                case .conflict: .conflict
+                case .rejectedRetryable: .rejectedRetryable
+                default: .rejectedTerminal
+                }
+            var result = PushResult(id: change.id, tableName: change.tableName, operation: change.operation, status: status)
+            result.reasonCode = entry.code.rawValue
+            result.message = entry.message
+            result.serverVersion = entry.serverRow.map { record(table: change.tableName, id: change.id.lowercased(), row: $0, schema: schema) }
+            rejected.append(result)
+        }
+        return PushResponse(accepted: accepted, rejected: rejected, checkpoint: 0, serverTime: response.serverTime, schemaVersion: schema.version, schemaHash: schema.hash)
+    }
+
+    private static func isNull(_ value: JSONValue) -> Bool {
+        if case .null = value { return true }
+        return false
+    }
+}

@@ -1,0 +1,126 @@
+import GRDB
+
+/// The client's protocol-2 state, in the same transactions as the rows it describes: the
+/// assigned scopes with their cursors and checksums, and which scopes hold each local row, with
+/// the row checksum the server sent (provenance). A row leaves the local database only when no
+/// scope holds it any more, and never through the change triggers (no mutation, no tombstone).
+enum ScopeState {
+    static func install(in db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE IF NOT EXISTS _synchro_scopes (
+                    scope_id TEXT PRIMARY KEY NOT NULL,
+                    cursor TEXT,
+                    checksum TEXT,
+                    generation INTEGER NOT NULL DEFAULT 0
+                );
+                CREATE TABLE IF NOT EXISTS _synchro_scope_rows (
+                    scope_id TEXT NOT NULL,
+                    table_name TEXT NOT NULL,
+                    record_id TEXT NOT NULL COLLATE NOCASE,
+                    checksum INTEGER NOT NULL,
+                    generation INTEGER NOT NULL,
+                    PRIMARY KEY (scope_id, table_name, record_id)
+                );
+                CREATE INDEX IF NOT EXISTS _synchro_scope_rows_record ON _synchro_scope_rows(table_name, record_id);
+                """
+        )
+    }
+
+    /// Every scope held, by id, with its cursor (nil: rebuild).
+    static func scopes(in db: Database) throws -> [(id: String, cursor: String?)] {
+        try Row.fetchAll(db, sql: "SELECT scope_id, cursor FROM _synchro_scopes ORDER BY scope_id").map { ($0["scope_id"], $0["cursor"]) }
+    }
+
+    static func add(_ scope: String, in db: Database) throws {
+        try db.execute(sql: "INSERT INTO _synchro_scopes (scope_id) VALUES (?) ON CONFLICT (scope_id) DO NOTHING", arguments: [scope])
+    }
+
+    /// Forgets `scope` and deletes the rows only it held.
+    static func remove(_ scope: String, schema: LocalSchema, in db: Database) throws {
+        let rows = try Row.fetchAll(db, sql: "SELECT table_name, record_id FROM _synchro_scope_rows WHERE scope_id = ?", arguments: [scope])
+        try db.execute(sql: "DELETE FROM _synchro_scope_rows WHERE scope_id = ?", arguments: [scope])
+        try db.execute(sql: "DELETE FROM _synchro_scopes WHERE scope_id = ?", arguments: [scope])
+        for row in rows {
+            try deleteIfOrphan(table: row["table_name"], id: row["record_id"], schema: schema, in: db)
+        }
+    }
+
+    static func setCursor(_ cursor: String?, for scope: String, in db: Database) throws {
+        try db.execute(sql: "UPDATE _synchro_scopes SET cursor = ? WHERE scope_id = ?", arguments: [cursor, scope])
+    }
+
+    /// Every scope with a null cursor: what a moved database (protocol 1 to 2) starts from.
+    static func invalidateAll(in db: Database) throws {
+        try db.execute(sql: "UPDATE _synchro_scopes SET cursor = NULL, checksum = NULL")
+    }
+
+    /// Records that `scope` holds the row, with the checksum the server sent for it.
+    static func tag(_ scope: String, table: String, id: String, checksum: Int32, generation: Int64, in db: Database) throws {
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO _synchro_scope_rows (scope_id, table_name, record_id, checksum, generation) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (scope_id, table_name, record_id) DO UPDATE SET checksum = excluded.checksum, generation = excluded.generation
+                """
+        ).execute(arguments: [scope, table, id, checksum, generation])
+    }
+
+    /// `scope` no longer holds the row; the row goes when no scope holds it.
+    static func untag(_ scope: String, table: String, id: String, schema: LocalSchema, in db: Database) throws {
+        try db.execute(sql: "DELETE FROM _synchro_scope_rows WHERE scope_id = ? AND table_name = ? AND record_id = ?", arguments: [scope, table, id])
+        try deleteIfOrphan(table: table, id: id, schema: schema, in: db)
+    }
+
+    /// Deletes the local row when no scope holds it and no local change waits for it. Call
+    /// with the sync lock held: the delete is cleanup, not a change to push.
+    static func deleteIfOrphan(table name: String, id: String, schema: LocalSchema, in db: Database) throws {
+        guard let table = schema.table(name) else { return }
+        let held = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM _synchro_scope_rows WHERE table_name = ? AND record_id = ?)", arguments: [name, id]) ?? false
+        guard !held else { return }
+        try db.execute(
+            sql: """
+                DELETE FROM \(table.name.quotedDatabaseIdentifier) WHERE \(table.primaryKey.quotedDatabaseIdentifier) = ?
+                AND NOT EXISTS (SELECT 1 FROM _synchro_pending WHERE table_name = ? AND record_id = ? COLLATE NOCASE)
+                """,
+            arguments: [id, name, id]
+        )
+    }
+
+    /// The XOR of the checksums of the rows `scope` holds.
+    static func localChecksum(_ scope: String, in db: Database) throws -> Int32 {
+        let values = try Int64.fetchAll(db, sql: "SELECT checksum FROM _synchro_scope_rows WHERE scope_id = ?", arguments: [scope])
+        return ScopeChecksum.combine(values.map { Int32(truncatingIfNeeded: $0) })
+    }
+
+    /// Starts a rebuild of `scope`: a new generation, the cursor and checksum cleared, durably,
+    /// so a rebuild cut short starts over. Returns the generation its rows are tagged with.
+    static func beginRebuild(_ scope: String, in db: Database) throws -> Int64 {
+        try db.execute(
+            sql: "UPDATE _synchro_scopes SET generation = generation + 1, cursor = NULL, checksum = NULL WHERE scope_id = ?",
+            arguments: [scope]
+        )
+        return try Int64.fetchOne(db, sql: "SELECT generation FROM _synchro_scopes WHERE scope_id = ?", arguments: [scope]) ?? 0
+    }
+
+    /// Ends a rebuild: drops what older generations tagged (deleting rows left unheld), and
+    /// installs the cursor and checksum only when the rows held now match the server's
+    /// checksum. Returns whether they did.
+    static func finishRebuild(_ scope: String, generation: Int64, cursor: String, checksum: Int32, schema: LocalSchema, in db: Database) throws -> Bool {
+        let stale = try Row.fetchAll(
+            db,
+            sql: "SELECT table_name, record_id FROM _synchro_scope_rows WHERE scope_id = ? AND generation < ?",
+            arguments: [scope, generation]
+        )
+        try db.execute(sql: "DELETE FROM _synchro_scope_rows WHERE scope_id = ? AND generation < ?", arguments: [scope, generation])
+        for row in stale {
+            try deleteIfOrphan(table: row["table_name"], id: row["record_id"], schema: schema, in: db)
+        }
+        guard try localChecksum(scope, in: db) == checksum else { return false }
+        try db.execute(sql: "UPDATE _synchro_scopes SET cursor = ?, checksum = ? WHERE scope_id = ?", arguments: [cursor, String(checksum), scope])
+        return true
+    }
+
+    static func generation(of scope: String, in db: Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT generation FROM _synchro_scopes WHERE scope_id = ?", arguments: [scope]) ?? 0
+    }
+}

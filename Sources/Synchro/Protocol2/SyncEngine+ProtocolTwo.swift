@@ -1,0 +1,268 @@
+import Foundation
+import GRDB
+import SelfDBRuntime
+
+/// Synchro protocol 2 (Synchro 0.3, `shared/contracts/synchro-v2.md`): connect instead of
+/// schema and register, per-scope signed cursors, rebuild per scope instead of snapshot, every
+/// final page's checksums checked against the rows held.
+extension SyncEngine {
+    // MARK: - Connect (§3.1, §5.2)
+
+    /// Connects: registers this client, installs the server's schema when it differs, and
+    /// applies the scope changes; then rebuilds every scope without a cursor.
+    func connect() async throws {
+        let (schemaRef, setVersion, known) = try await database.read { db in
+            (
+                SchemaRef(version: try MetaStore.int64(.schemaVersion, in: db), hash: try MetaStore.string(.schemaHash, in: db) ?? ""),
+                try MetaStore.int64(.scopeSetVersion, in: db),
+                try ScopeState.scopes(in: db)
+            )
+        }
+        let installed = schema.current
+        // A client without a stored schema asks for the whole manifest.
+        let sent = installed == nil ? SchemaRef(version: 0, hash: "") : schemaRef
+        let response = try await apiV2.sync.connect(
+            ConnectRequest(
+                clientId: config.clientID,
+                platform: config.platform,
+                appVersion: config.appVersion,
+                protocolVersion: 2,
+                schema: sent,
+                scopeSetVersion: setVersion,
+                knownScopes: Dictionary(known.map { ($0.id, ScopeCursorRef(cursor: $0.cursor)) }, uniquingKeysWith: { first, _ in first })
+            )
+        )
+        try Self.validate(response)
+        let fetched: (schema: LocalSchema, tables: [SyncTable])?
+        if let manifest = response.schemaDefinition {
+            let tables = manifest.tables.map(ProtocolTwoConversions.table)
+            fetched = (try LocalSchema(version: response.schema.version, hash: response.schema.hash, tables: tables), tables)
+        } else if installed == nil {
+            throw SynchroError.schemaNotLoaded
+        } else {
+            fetched = nil
+        }
+        let current = try fetched?.schema ?? currentSchema()
+        try await database.write { db in
+            if let fetched, fetched.schema != installed {
+                try fetched.schema.install(in: db, replacing: installed)
+            }
+            if let fetched {
+                try LocalSchema.save(version: fetched.schema.version, hash: fetched.schema.hash, tables: fetched.tables, in: db)
+            }
+            try MetaStore.withSyncLock(db) {
+                for removed in response.scopes.remove { try ScopeState.remove(removed, schema: current, in: db) }
+            }
+            for added in response.scopes.add { try ScopeState.add(added.id, in: db) }
+            try MetaStore.set(.scopeSetVersion, String(response.scopeSetVersion), in: db)
+            try MetaStore.set(.protocolVersion, "2", in: db)
+        }
+        if let fetched { schema.withLock { $0 = fetched.schema } }
+        try await rebuildScopesWithoutCursor()
+    }
+
+    /// What the contract requires of a connect answer before anything is applied.
+    private static func validate(_ response: ConnectResponse) throws {
+        let needsDefinition = response.schema.action == .replace || response.schema.action == .rebuildLocal
+        if case .unsupported = response.schema.action {
+            throw SynchroError.upgradeRequired(currentVersion: "protocol 2", minimumVersion: "a protocol this client speaks")
+        }
+        guard needsDefinition == (response.schemaDefinition != nil) || response.schema.action == .fetch else {
+            throw SynchroError.invalidResponse(message: "connect: schema action \(response.schema.action.rawValue) with\(response.schemaDefinition == nil ? "out" : "") a schema definition")
+        }
+        let added = response.scopes.add.map(\.id)
+        guard Set(added).count == added.count, Set(response.scopes.remove).count == response.scopes.remove.count,
+            Set(added).isDisjoint(with: response.scopes.remove), !added.contains("")
+        else {
+            throw SynchroError.invalidResponse(message: "connect: the scope changes repeat or contradict themselves")
+        }
+    }
+
+    /// Rebuilds, one at a time and in id order, every scope whose cursor is null; then, after a
+    /// move from a protocol-1 server, drops the rows no scope holds.
+    func rebuildScopesWithoutCursor() async throws {
+        let pending = try await database.read { db in try ScopeState.scopes(in: db).filter { $0.cursor == nil }.map(\.id) }
+        for scope in pending { try await rebuild(scope: scope) }
+        let prune = try await database.read { db in try MetaStore.string(.pruneUnheldRows, in: db) == "1" }
+        guard prune else { return }
+        let schema = try currentSchema()
+        try await database.write { db in
+            let stillRebuilding = try ScopeState.scopes(in: db).contains { $0.cursor == nil }
+            guard !stillRebuilding else { return }
+            try MetaStore.withSyncLock(db) {
+                for table in schema.tables {
+                    let key = table.primaryKey.quotedDatabaseIdentifier
+                    try db.execute(
+                        sql: """
+                            DELETE FROM \(table.name.quotedDatabaseIdentifier) WHERE NOT EXISTS (
+                                SELECT 1 FROM _synchro_scope_rows WHERE table_name = ? AND record_id = \(key)
+                            ) AND NOT EXISTS (SELECT 1 FROM _synchro_pending WHERE table_name = ? AND record_id = \(key) COLLATE NOCASE)
+                            """,
+                        arguments: [table.name, table.name]
+                    )
+                }
+            }
+            try MetaStore.set(.pruneUnheldRows, nil, in: db)
+        }
+    }
+
+    // MARK: - Rebuild (§3.4)
+
+    /// Rebuilds `scope`. Asks `onSnapshotRequired` first when the scope already holds rows (a
+    /// rebuild may throw local state away); a checksum that does not match leaves the cursor
+    /// null, so the next cycle rebuilds again.
+    func rebuild(scope: String) async throws {
+        let schema = try currentSchema()
+        let holdsRows = try await database.read { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM _synchro_scope_rows WHERE scope_id = ?)", arguments: [scope]) ?? false
+        }
+        if holdsRows {
+            for handler in snapshotHandlers.all where await handler() == false {
+                throw SynchroError.snapshotRequired
+            }
+        }
+        let applier = RecordApplier(schema: schema)
+        let limit = SynchroConfig.clamped(config.snapshotPageSize)
+        let generation = try await database.write { db in try ScopeState.beginRebuild(scope, in: db) }
+        var cursor: String?
+        for _ in 0..<1_000_000 {
+            let page = try await apiV2.sync.rebuild(RebuildRequest(clientId: config.clientID, scope: scope, cursor: cursor, limit: limit))
+            let finalCursor = page.finalScopeCursor
+            let checksum = page.checksum.flatMap(ScopeChecksum.parse)
+            if !page.hasMore, finalCursor == nil || checksum == nil {
+                throw SynchroError.invalidResponse(message: "rebuild of \(scope): a last page without its cursor or checksum")
+            }
+            if page.hasMore, page.cursor == nil {
+                throw SynchroError.invalidResponse(message: "rebuild of \(scope): more pages but no cursor")
+            }
+            let matched = try await database.write { db -> Bool in
+                try MetaStore.withSyncLock(db) {
+                    for record in page.records {
+                        guard let row = record.row, let id = Self.recordID(record.pk, table: record.table, schema: schema),
+                            let rowChecksum = record.rowChecksum.flatMap(ScopeChecksum.fromWire)
+                        else { throw SynchroError.invalidResponse(message: "rebuild of \(scope): a record without its row or checksum") }
+                        try applier.merge(ProtocolTwoConversions.record(table: record.table, id: id, row: row, schema: schema), in: db)
+                        try ScopeState.tag(scope, table: record.table, id: id, checksum: rowChecksum, generation: generation, in: db)
+                    }
+                    guard !page.hasMore, let finalCursor, let checksum else { return true }
+                    return try ScopeState.finishRebuild(scope, generation: generation, cursor: finalCursor, checksum: checksum, schema: schema, in: db)
+                }
+            }
+            guard matched else {
+                throw SynchroError.invalidResponse(message: "rebuild of \(scope): the rows received do not add up to the server's checksum")
+            }
+            if !page.hasMore {
+                config.logger.info("sync rebuilt scope \(scope)")
+                return
+            }
+            cursor = page.cursor
+        }
+    }
+
+    // MARK: - Pull (§3.3)
+
+    /// Pulls pages until the server has nothing more. Each page's rows, provenance and cursors
+    /// go in one transaction; scopes the server asks to rebuild are rebuilt; on the last page a
+    /// scope whose checksum does not match the rows held is rebuilt too.
+    func pullAllV2() async throws {
+        let schema = try currentSchema()
+        let applier = RecordApplier(schema: schema)
+        let limit = SynchroConfig.clamped(config.pullPageSize)
+        for _ in 0..<1_000_000 {
+            let (scopes, setVersion) = try await database.read { db in
+                (try ScopeState.scopes(in: db), try MetaStore.int64(.scopeSetVersion, in: db))
+            }
+            let page = try await apiV2.sync.pull(
+                ScopedPullRequest(
+                    clientId: config.clientID,
+                    schema: SchemaRef(version: schema.version, hash: schema.hash),
+                    scopeSetVersion: setVersion,
+                    scopes: Dictionary(scopes.map { ($0.id, ScopeCursorRef(cursor: $0.cursor)) }, uniquingKeysWith: { first, _ in first }),
+                    limit: limit
+                )
+            )
+            if page.hasMore != (page.checksums == nil) {
+                throw SynchroError.invalidResponse(message: "pull: checksums must come exactly on the last page")
+            }
+            let mismatched = try await database.write { db -> [String] in
+                try MetaStore.withSyncLock(db) {
+                    for change in page.changes { try apply(change, schema: schema, applier: applier, in: db) }
+                    for (scope, cursor) in page.scopeCursors { try ScopeState.setCursor(cursor, for: scope, in: db) }
+                    for removed in page.scopeUpdates.remove { try ScopeState.remove(removed, schema: schema, in: db) }
+                    for added in page.scopeUpdates.add { try ScopeState.add(added.id, in: db) }
+                    try MetaStore.set(.scopeSetVersion, String(page.scopeSetVersion), in: db)
+                    for scope in page.rebuild { try ScopeState.setCursor(nil, for: scope, in: db) }
+                    var mismatched: [String] = []
+                    for (scope, sent) in page.checksums ?? [:] where !page.rebuild.contains(scope) {
+                        guard let expected = ScopeChecksum.parse(sent) else {
+                            throw SynchroError.invalidResponse(message: "pull: scope \(scope) has checksum '\(sent)'")
+                        }
+                        if try ScopeState.localChecksum(scope, in: db) != expected {
+                            try ScopeState.setCursor(nil, for: scope, in: db)
+                            mismatched.append(scope)
+                        }
+                    }
+                    return mismatched
+                }
+            }
+            if !page.changes.isEmpty { config.logger.info("sync pulled \(page.changes.count) change\(page.changes.count == 1 ? "" : "s")") }
+            for scope in mismatched { config.logger.info("sync: scope \(scope) does not match the server's checksum; rebuilding it") }
+            if !page.rebuild.isEmpty || !mismatched.isEmpty || !page.scopeUpdates.add.isEmpty {
+                try await rebuildScopesWithoutCursor()
+            }
+            if !page.hasMore { return }
+        }
+    }
+
+    /// One pulled change. An upsert brings the row; a delete with a tombstone keeps the row
+    /// as deleted; a delete without a row, or with a live one (the row left this scope but
+    /// lives on: 0.3.0 sends it so), only means this scope no longer holds it.
+    private func apply(_ change: ChangeRecord, schema: LocalSchema, applier: RecordApplier, in db: Database) throws {
+        guard schema.table(change.table) != nil, let id = Self.recordID(change.pk, table: change.table, schema: schema) else { return }
+        switch change.op {
+        case .upsert:
+            guard let row = change.row, let checksum = change.rowChecksum.flatMap(ScopeChecksum.fromWire) else {
+                throw SynchroError.invalidResponse(message: "pull: an upsert of \(change.table)/\(id) without its row or checksum")
+            }
+            let record = ProtocolTwoConversions.record(table: change.table, id: id, row: row, schema: schema)
+            try applier.merge(record, in: db)
+            // 0.3.0 sends a row soft-deleted since its change as an upsert: it is a tombstone,
+            // which no scope holds (its delete follows).
+            guard record.deletedAt == nil else {
+                try ScopeState.untag(change.scope, table: change.table, id: id, schema: schema, in: db)
+                return
+            }
+            try ScopeState.tag(change.scope, table: change.table, id: id, checksum: checksum, generation: try ScopeState.generation(of: change.scope, in: db), in: db)
+        default:
+            let record = change.row.map { ProtocolTwoConversions.record(table: change.table, id: id, row: $0, schema: schema) }
+            if let record, record.deletedAt != nil {
+                try applier.merge(record, in: db)
+            }
+            try ScopeState.untag(change.scope, table: change.table, id: id, schema: schema, in: db)
+        }
+    }
+
+    /// The record id in `pk` (its one column, the table's key), lower-cased as the server keys
+    /// rows.
+    static func recordID(_ pk: [String: String], table: String, schema: LocalSchema) -> String? {
+        guard let key = schema.table(table)?.primaryKey else { return pk.values.first }
+        return pk[key] ?? pk.values.first
+    }
+
+    // MARK: - Push (§3.2)
+
+    /// Sends one batch as protocol-2 mutations and answers in protocol 1's terms.
+    func pushBatchV2(_ outgoing: [OutgoingChange], schema: LocalSchema) async throws -> PushResponse {
+        let sent = outgoing.map { (id: "\($0.pending.seq)-\(UUID().uuidString.prefix(8))", outgoing: $0) }
+        let mutations = sent.map { ProtocolTwoConversions.mutation($0.outgoing, id: $0.id, schema: schema) }
+        let response = try await apiV2.sync.push(
+            MutationPushRequest(
+                clientId: config.clientID,
+                batchId: "\(sent.first?.id ?? "")|\(sent.last?.id ?? "")",
+                schema: SchemaRef(version: schema.version, hash: schema.hash),
+                mutations: mutations
+            )
+        )
+        return ProtocolTwoConversions.response(response, sent: sent, schema: schema)
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import GRDB
+import SelfDBEmulator
+import Synchro
+import Testing
+
+@testable import Synchro
+
+/// The client against a protocol-2 server (the emulator with `syncProtocol = .two`), and
+/// moving a database from a protocol-1 server to a protocol-2 one.
+@Suite("Synchro protocol 2: the client")
+struct ProtocolTwoClientTests {
+    static func protocolTwo(_ configuration: inout SelfDBEmulator.Configuration) {
+        configuration.syncProtocol = .two
+    }
+
+    @Test("two devices of a user converge; another user's device sees nothing of theirs")
+    func devicesConverge() async throws {
+        try await SyncWorld.run(configure: Self.protocolTwo) { world in
+            let user = SyncWorld.newUser()
+            let phone = try await world.startedDevice("phone", user: user)
+            let tablet = try await world.startedDevice("tablet", user: user)
+            let stranger = try await world.startedDevice("stranger", user: SyncWorld.newUser())
+
+            let kept = UUID().uuidString
+            let gone = UUID().uuidString
+            try phone.execute("INSERT INTO tasks (id, user_id, title) VALUES (?, ?, ?)", params: [kept, user, "Review proposal"])
+            try phone.execute("INSERT INTO tasks (id, user_id, title) VALUES (?, ?, ?)", params: [gone, user, "Throw away"])
+            try phone.execute("INSERT INTO comments (id, task_id, body) VALUES (?, ?, ?)", params: [UUID().uuidString, kept, "first"])
+            try await phone.syncNow()
+            try await tablet.syncNow()
+            #expect(try tablet.live("tasks") == [kept.lowercased(): "Review proposal", gone.lowercased(): "Throw away"])
+            #expect(try tablet.live("comments", column: "body").values.sorted() == ["first"])
+
+            try tablet.execute("UPDATE tasks SET title = ? WHERE id = ?", params: ["Edited on the tablet", kept])
+            try tablet.execute("DELETE FROM tasks WHERE id = ?", params: [gone])
+            try await tablet.syncNow()
+            try await phone.syncNow()
+            #expect(try phone.live("tasks") == [kept.lowercased(): "Edited on the tablet"])
+
+            try await stranger.syncNow()
+            #expect(try stranger.live("tasks").isEmpty)
+            #expect(world.emulator.requestCount(method: "POST", path: "/sync/register") == 0, "protocol 2 only")
+        }
+    }
+
+    @Test("request budgets: a warm start is one connect and one pull; a steady cycle one pull, two with something to push")
+    func requestBudgets() async throws {
+        try await SyncWorld.run(configure: Self.protocolTwo) { world in
+            let user = SyncWorld.newUser()
+            let first = try await world.startedDevice("budget", user: user)
+            try first.execute("INSERT INTO tasks (id, user_id, title) VALUES (?, ?, ?)", params: [UUID().uuidString, user, "one"])
+            try await first.syncNow()
+            try first.close()
+
+            func requests() -> Int { world.emulator.recordedRequests().filter { $0.path.hasPrefix("/sync/") }.count }
+            let warm = try world.device("budget", user: user)
+            let beforeStart = requests()
+            try await warm.start()
+            #expect(requests() - beforeStart == 2, "\(world.emulator.recordedRequests().suffix(4))")
+            #expect(world.emulator.requestCount(method: "POST", path: "/sync/connect") >= 1)
+
+            let beforeCycle = requests()
+            try await warm.syncNow()
+            #expect(requests() - beforeCycle == 1)
+
+            try warm.execute("INSERT INTO tasks (id, user_id, title) VALUES (?, ?, ?)", params: [UUID().uuidString, user, "two"])
+            let beforePush = requests()
+            try await warm.syncNow()
+            #expect(requests() - beforePush == 2)
+        }
+    }
+
+    @Test("a database synced with a protocol-1 server moves to a protocol-2 one: a full resync, the offline write kept")
+    func movingFromProtocolOne() async throws {
+        try await SyncWorld.run { world in
+            let user = SyncWorld.newUser()
+            let device = try await world.startedDevice("mover", user: user)
+            let synced = UUID().uuidString.lowercased()
+            try device.execute("INSERT INTO tasks (id, user_id, title) VALUES (?, ?, ?)", params: [synced, user, "from protocol 1"])
+            try await device.syncNow()
+            device.stop()
+
+            // The server is upgraded while the device writes offline.
+            try await world.restartEmulator(changing: Self.protocolTwo)
+            let offline = UUID().uuidString.lowercased()
+            try device.execute("INSERT INTO tasks (id, user_id, title) VALUES (?, ?, ?)", params: [offline, user, "written offline"])
+
+            try await device.start()
+            try await device.syncNow()
+            #expect(try device.live("tasks") == [synced: "from protocol 1", offline: "written offline"])
+            #expect(try device.query("SELECT COUNT(*) AS n FROM _synchro_pending").first?["n"] == 0)
+            #expect(world.emulator.requestCount(method: "POST", path: "/sync/connect") >= 1)
+
+            let other = try await world.startedDevice("other", user: user)
+            #expect(try other.live("tasks") == [synced: "from protocol 1", offline: "written offline"])
+        }
+    }
+
+    @Test("a row that leaves the user's scope (its owner changed elsewhere) is removed locally, not pushed as a delete")
+    func rowLeavesTheScope() async throws {
+        try await SyncWorld.run(configure: Self.protocolTwo) { world in
+            let user = SyncWorld.newUser()
+            let other = SyncWorld.newUser()
+            let phone = try await world.startedDevice("phone", user: user)
+            let laptop = try await world.startedDevice("laptop", user: user)
+            let moving = UUID().uuidString.lowercased()
+            try phone.execute("INSERT INTO tasks (id, user_id, title) VALUES (?, ?, ?)", params: [moving, user, "hand over"])
+            try await phone.syncNow()
+            try await laptop.syncNow()
+            #expect(try laptop.live("tasks").keys.contains(moving))
+
+            // Handed to another user (protocol 2 has no built-in ownership).
+            try phone.execute("UPDATE tasks SET user_id = ? WHERE id = ?", params: [other, moving])
+            try await phone.syncNow()
+            try await laptop.syncNow()
+            #expect(try laptop.live("tasks").isEmpty)
+            #expect(try laptop.query("SELECT COUNT(*) AS n FROM _synchro_pending").first?["n"] == 0, "cleanup queues nothing")
+            let receiver = try await world.startedDevice("receiver", user: other)
+            #expect(try receiver.live("tasks") == [moving: "hand over"])
+        }
+    }
+
+    @Test("a 422 schema mismatch reconnects, migrates and syncs on, the pending write kept")
+    func schemaChangeReconnects() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("v2-schema-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let original = try String(contentsOf: SyncWorld.tasksSpec, encoding: .utf8)
+        let spec = directory.appendingPathComponent("tasks.yaml")
+        try original.write(to: spec, atomically: true, encoding: .utf8)
+        try await SyncWorld.run(configure: {
+            $0.syncProtocol = .two
+            $0.syncSpecs = [spec]
+        }) { world in
+            let user = SyncWorld.newUser()
+            let device = try await world.startedDevice("migrating", user: user)
+            let id = UUID().uuidString.lowercased()
+            try device.execute("INSERT INTO tasks (id, user_id, title) VALUES (?, ?, ?)", params: [id, user, "before"])
+            try await device.syncNow()
+
+            try original.replacingOccurrences(of: "      notes: text\n", with: "      notes: text\n      estimate: integer\n")
+                .write(to: spec, atomically: true, encoding: .utf8)
+            try await world.restartEmulator()
+            try device.execute("UPDATE tasks SET title = ? WHERE id = ?", params: ["after", id])
+            try await device.syncNow()
+            let columns = try device.query("SELECT name FROM pragma_table_info('tasks')").compactMap { $0["name"] as String? }
+            #expect(columns.contains("estimate"))
+            #expect(try world.emulator.syncedRow(table: "tasks", id: id)?.values["title"] == .string("after"))
+        }
+    }
+
+    @Test(arguments: [("2745614147", Int32(-1_549_353_149)), ("-1549353149", Int32(-1_549_353_149)), ("0", Int32(0)), ("4294967295", Int32(-1))])
+    func checksumsBeyondTheSignedRangeMeanTheSameBits(_ text: String, _ expected: Int32) {
+        #expect(ScopeChecksum.parse(text) == expected)
+    }
+
+    @Test func checksumsThatAreNotThirtyTwoBitsAreRefused() {
+        #expect(ScopeChecksum.parse("4294967296") == nil)
+        #expect(ScopeChecksum.parse("-2147483649") == nil)
+        #expect(ScopeChecksum.parse("cs_a19d") == nil)
+        #expect(ScopeChecksum.fromWire(2_745_614_147) == -1_549_353_149)
+    }
+}
