@@ -60,8 +60,9 @@ extension SelfDBEmulator {
         /// protocol's own default, 5 s for protocol 1 (Synchro 0.1) and 0.5 s for protocol 2
         /// (Synchro 0.3's `synchro.clock_skew_tolerance_ms`).
         public var syncClockSkewTolerance: TimeInterval?
-        /// The Synchro protocol `/sync/*` speaks: 1 (Synchro 0.1: register, snapshot, one
-        /// checkpoint) or 2 (Synchro 0.3: connect, scopes, signed cursors, checksums). One data
+        /// The Synchro protocol `/sync/*` speaks: 2 (Synchro 0.3, what servers deployed today
+        /// speak: connect, scopes, signed cursors, checksums; the default) or 1 (Synchro 0.1:
+        /// register, snapshot, one checkpoint). One data
         /// folder can be served with either: rows written under one are there under the other.
         public var syncProtocol: SyncProtocol
         /// Every HTTP response (SelfDB and Synchro) is held back this long, to make a slow
@@ -84,7 +85,7 @@ extension SelfDBEmulator {
             syncJWTSecret: String? = nil,
             syncMinimumAppVersion: String? = nil,
             syncClockSkewTolerance: TimeInterval? = nil,
-            syncProtocol: SyncProtocol = .one,
+            syncProtocol: SyncProtocol = .two,
             responseLatency: Duration = .zero
         ) {
             self.dataDirectory = dataDirectory

@@ -24,7 +24,7 @@ enum SyncDemo {
         let emulator = try await SelfDBEmulator.start(
             .init(dataDirectory: directory.appendingPathComponent("server"), apiKey: "demo-api-key", syncSpecs: [spec])
         )
-        print("  /sync/* on \(emulator.baseURL), schema version \(emulator.syncSchema?.version ?? 0)")
+        print("  /sync/* on \(emulator.baseURL), Synchro protocol 2 (as Synchro 0.3 servers speak it)")
         do {
             try await twoDevices(emulator, directory: directory)
             await emulator.stop()
@@ -69,7 +69,7 @@ enum SyncDemo {
         }
         try await phone.start()
         try await laptop.start()
-        print("  phone and laptop started: schema fetched, registered, snapshot taken")
+        print("  phone and laptop started: connected, tables made from the server's manifest, their scope rebuilt")
 
         Demo.step("The phone writes plain SQL; the laptop syncs")
         let taskId = UUID().uuidString

@@ -40,8 +40,8 @@ struct SelfDBEmulatorCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Answer 426 on /sync/* to an X-App-Version below this semantic version.", valueName: "version"))
     var syncMinAppVersion: String?
 
-    @Option(help: ArgumentHelp("The Synchro protocol /sync/* speaks: 1 (Synchro 0.1) or 2 (Synchro 0.3).", valueName: "1|2"))
-    var syncProtocol: Int = 1
+    @Option(help: ArgumentHelp("The Synchro protocol /sync/* speaks: 2 (Synchro 0.3, today's servers) or 1 (Synchro 0.1).", valueName: "1|2"))
+    var syncProtocol: Int = 2
 
     @Option(help: ArgumentHelp("Delay every response by this many milliseconds.", valueName: "ms"))
     var latencyMs: Int = 0
@@ -59,7 +59,7 @@ struct SelfDBEmulatorCommand: AsyncParsableCommand {
         }
     }
 
-    private var protocolChoice: SyncProtocol { SyncProtocol(rawValue: syncProtocol) ?? .one }
+    private var protocolChoice: SyncProtocol { SyncProtocol(rawValue: syncProtocol) ?? .two }
 
     func run() async throws {
         let quiet = self.quiet

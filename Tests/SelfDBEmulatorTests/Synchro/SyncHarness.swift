@@ -38,7 +38,9 @@ func withSyncEmulator<T>(
     var configuration = SelfDBEmulator.Configuration(
         apiKey: Fixture.apiKey,
         passwordHashIterations: 1_000,
-        syncSpecs: [SyncFixture.tasksSpec]
+        syncSpecs: [SyncFixture.tasksSpec],
+        // The protocol-1 tests; protocol 2's have their own harness.
+        syncProtocol: .one
     )
     configure(&configuration)
     let emulator = try await SelfDBEmulator.start(configuration)

@@ -111,7 +111,8 @@ struct SynchroSchemaTests {
             dataDirectory: dataDirectory,
             apiKey: Fixture.apiKey,
             passwordHashIterations: 1_000,
-            syncSpecs: [spec]
+            syncSpecs: [spec],
+            syncProtocol: .one
         )
 
         let first = try await SelfDBEmulator.start(configuration)

@@ -34,7 +34,9 @@ final class SyncWorld: @unchecked Sendable {
             apiKey: "test-key",
             passwordHashIterations: 1_000,
             syncSpecs: [tasksSpec],
-            syncClockSkewTolerance: 0
+            syncClockSkewTolerance: 0,
+            // Protocol 1, as these tests were written for; protocol 2's configure `.two`.
+            syncProtocol: .one
         )
         configure(&configuration)
         let world = SyncWorld(emulator: try await SelfDBEmulator.start(configuration), directory: directory, configuration: configuration)
