@@ -9,8 +9,11 @@ import Testing
 struct BetterThanReferenceTests {
     /// The reference deletes the pending row by table and id once a push returns, losing an
     /// edit made while the push was in flight.
-    @Test func anEditMadeWhileAPushIsInFlightIsNotLost() async throws {
-        try await SyncWorld.run(configure: { $0.responseLatency = .milliseconds(300) }) { world in
+    @Test(arguments: SyncProtocol.allCases) func anEditMadeWhileAPushIsInFlightIsNotLost(_ syncProtocol: SyncProtocol) async throws {
+        try await SyncWorld.run(configure: {
+            $0.responseLatency = .milliseconds(300)
+            $0.syncProtocol = syncProtocol
+        }) { world in
             let user = SyncWorld.newUser()
             let phone = try await world.startedDevice("phone", user: user)
             let edited = UUID().uuidString.lowercased()
@@ -36,8 +39,8 @@ struct BetterThanReferenceTests {
 
     /// The note's examples insert `UUID().uuidString` (upper case) and the server answers in
     /// lower case: still one record, one local row, found by the id the app wrote.
-    @Test func upperCaseIDsStayOneRecord() async throws {
-        try await SyncWorld.run { world in
+    @Test(arguments: SyncProtocol.allCases) func upperCaseIDsStayOneRecord(_ syncProtocol: SyncProtocol) async throws {
+        try await SyncWorld.run(configure: { $0.syncProtocol = syncProtocol }) { world in
             let user = SyncWorld.newUser()
             let phone = try await world.startedDevice("phone", user: user)
             let tablet = try await world.startedDevice("tablet", user: user)

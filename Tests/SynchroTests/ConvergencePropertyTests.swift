@@ -16,8 +16,8 @@ struct ConvergencePropertyTests {
     static let histories = ProcessInfo.processInfo.environment["SYNCHRO_HISTORIES"].flatMap(Int.init) ?? 300
     static let firstSeed = ProcessInfo.processInfo.environment["SYNCHRO_SEED"].flatMap(UInt64.init) ?? 1
 
-    @Test func randomHistoriesConverge() async throws {
-        try await SyncWorld.run { world in
+    @Test(arguments: SyncProtocol.allCases) func randomHistoriesConverge(_ syncProtocol: SyncProtocol) async throws {
+        try await SyncWorld.run(configure: { $0.syncProtocol = syncProtocol }) { world in
             for seed in Self.firstSeed..<(Self.firstSeed + UInt64(Self.histories)) {
                 var history = try History(seed: seed, world: world)
                 do {

@@ -13,9 +13,12 @@ import Testing
 /// its database, the server and a fresh device agree.
 @Suite("Crash recovery", .serialized)
 struct SynchroCrashRecoveryTests {
-    @Test func killedAtRandomMomentsOfItsCyclesItLosesNothing() async throws {
+    @Test(arguments: SyncProtocol.allCases) func killedAtRandomMomentsOfItsCyclesItLosesNothing(_ syncProtocol: SyncProtocol) async throws {
         // A little latency widens the windows between a request and its answer.
-        try await SyncWorld.run(configure: { $0.responseLatency = .milliseconds(3) }) { world in
+        try await SyncWorld.run(configure: {
+            $0.responseLatency = .milliseconds(3)
+            $0.syncProtocol = syncProtocol
+        }) { world in
             let helper = try #require(Self.helperURL, "synchro-crash-helper is not built next to the tests")
             let user = SyncWorld.newUser()
             let path = world.directory.appendingPathComponent("killed.sqlite").path

@@ -8,6 +8,8 @@ struct LocalTable: Sendable, Equatable {
         var logicalType: LogicalType
         /// A literal SQLite default (`0`, `'open'`, `NULL`), when the server calls it portable.
         var defaultSQL: String?
+        /// Whether the server accepts NULL in it (local columns are nullable whatever it says).
+        var nullable = true
 
         /// The SQLite type affinity the contract gives each logical type.
         var affinity: String {
@@ -42,7 +44,7 @@ struct LocalTable: Sendable, Equatable {
         let columns = try (table.columns ?? []).map { column throws(SynchroError) -> Column in
             guard Self.isUsableName(column.name) else { throw invalid("column '\(column.name)' is not a usable name") }
             let portable = column.defaultKind == .portable ? column.sqliteDefaultSql.flatMap(Self.literalDefault) : nil
-            return Column(name: column.name, logicalType: column.logicalType, defaultSQL: portable)
+            return Column(name: column.name, logicalType: column.logicalType, defaultSQL: portable, nullable: column.nullable)
         }
         guard !columns.isEmpty else { throw invalid("no columns") }
         let names = Set(columns.map(\.name))

@@ -73,9 +73,11 @@ struct RecordApplier {
         let updated = table.updatedAt.quotedDatabaseIdentifier
         let columns = table.columns.map(\.name.quotedDatabaseIdentifier)
         let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
-        let assignments = table.columns.filter { $0.name != table.primaryKey }
-            .map { "\($0.name.quotedDatabaseIdentifier) = excluded.\($0.name.quotedDatabaseIdentifier)" }
-        let set = assignments.isEmpty ? "\(key) = \(key)" : assignments.joined(separator: ", ")
+        // The key too: it compares without case, and taking the server's spelling (a UUID in
+        // lower case where the app wrote `UUID().uuidString`) makes a join on a child's parent
+        // key — which the server also writes in its own spelling, and which protocol 2 does not
+        // say is a key — find the row.
+        let set = table.columns.map { "\($0.name.quotedDatabaseIdentifier) = excluded.\($0.name.quotedDatabaseIdentifier)" }.joined(separator: ", ")
         let noPending = "NOT EXISTS (SELECT 1 FROM _synchro_pending WHERE table_name = \(table.name.quotedLiteral) AND record_id = ?)"
         let merge = """
             INSERT INTO \(name) (\(columns.joined(separator: ", "))) SELECT \(placeholders) WHERE \(noPending)

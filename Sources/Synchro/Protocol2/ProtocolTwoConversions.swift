@@ -41,10 +41,11 @@ enum ProtocolTwoConversions {
 
     /// The pending change as a mutation: create → insert, update → update, delete → delete.
     ///
-    /// An insert leaves out the columns that are null locally: protocol 2's manifest carries no
-    /// defaults, so a local row holds NULL where the app set nothing, and the server fills its
-    /// own default for a column the insert does not name (a NULL it is sent is refused for a
-    /// NOT NULL column). An update sends nulls: there they clear a value.
+    /// Protocol 2's manifest carries no defaults, so a local row holds NULL where the app set
+    /// nothing: an insert leaves out the columns that are null locally (the server fills its own
+    /// defaults for columns an insert does not name), and an update leaves out a NULL for a
+    /// column the server declares NOT NULL (it would refuse the whole mutation). Other nulls of
+    /// an update are sent: they clear a value.
     static func mutation(_ outgoing: OutgoingChange, id: String, schema: LocalSchema) -> Mutation {
         let change = outgoing.change
         let key = schema.table(change.tableName)?.primaryKey ?? "id"
@@ -61,7 +62,7 @@ enum ProtocolTwoConversions {
             pk: [key: change.id],
             clientVersion: change.clientUpdatedAt,
             baseVersion: change.baseUpdatedAt,
-            columns: op == .delete ? nil : op == .insert ? change.data?.filter { !isNull($0.value) } : change.data
+            columns: op == .delete ? nil : change.data?.filter { name, value in !isNull(value) || (op == .update && nullable(name, in: change.tableName, schema: schema)) }
         )
     }
 
@@ -93,6 +94,10 @@ enum ProtocolTwoConversions {
             rejected.append(result)
         }
         return PushResponse(accepted: accepted, rejected: rejected, checkpoint: 0, serverTime: response.serverTime, schemaVersion: schema.version, schemaHash: schema.hash)
+    }
+
+    private static func nullable(_ column: String, in table: String, schema: LocalSchema) -> Bool {
+        schema.table(table)?.columns.first { $0.name == column }?.nullable ?? true
     }
 
     private static func isNull(_ value: JSONValue) -> Bool {

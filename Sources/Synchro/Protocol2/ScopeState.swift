@@ -65,10 +65,11 @@ enum ScopeState {
         ).execute(arguments: [scope, table, id, checksum, generation])
     }
 
-    /// `scope` no longer holds the row; the row goes when no scope holds it.
-    static func untag(_ scope: String, table: String, id: String, schema: LocalSchema, in db: Database) throws {
+    /// `scope` no longer holds the row; unless `keepingRow` (a tombstone the server sent, kept
+    /// locally as deleted), the row goes when no scope holds it.
+    static func untag(_ scope: String, table: String, id: String, keepingRow: Bool = false, schema: LocalSchema, in db: Database) throws {
         try db.execute(sql: "DELETE FROM _synchro_scope_rows WHERE scope_id = ? AND table_name = ? AND record_id = ?", arguments: [scope, table, id])
-        try deleteIfOrphan(table: table, id: id, schema: schema, in: db)
+        if !keepingRow { try deleteIfOrphan(table: table, id: id, schema: schema, in: db) }
     }
 
     /// Deletes the local row when no scope holds it and no local change waits for it. Call
@@ -84,6 +85,23 @@ enum ScopeState {
                 """,
             arguments: [id, name, id]
         )
+    }
+
+    /// Deletes the live rows of the synced tables that no scope holds and no local change
+    /// needs. Only right when every scope is complete (just rebuilt, or its checksum matched);
+    /// tombstones stay. Call with the sync lock held.
+    static func pruneUnheld(schema: LocalSchema, in db: Database) throws {
+        for table in schema.tables {
+            let key = table.primaryKey.quotedDatabaseIdentifier
+            try db.execute(
+                sql: """
+                    DELETE FROM \(table.name.quotedDatabaseIdentifier) WHERE \(table.deletedAt.quotedDatabaseIdentifier) IS NULL
+                    AND NOT EXISTS (SELECT 1 FROM _synchro_scope_rows WHERE table_name = ? AND record_id = \(key))
+                    AND NOT EXISTS (SELECT 1 FROM _synchro_pending WHERE table_name = ? AND record_id = \(key) COLLATE NOCASE)
+                    """,
+                arguments: [table.name, table.name]
+            )
+        }
     }
 
     /// The XOR of the checksums of the rows `scope` holds.

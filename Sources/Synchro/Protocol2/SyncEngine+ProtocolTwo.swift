@@ -89,19 +89,7 @@ extension SyncEngine {
         try await database.write { db in
             let stillRebuilding = try ScopeState.scopes(in: db).contains { $0.cursor == nil }
             guard !stillRebuilding else { return }
-            try MetaStore.withSyncLock(db) {
-                for table in schema.tables {
-                    let key = table.primaryKey.quotedDatabaseIdentifier
-                    try db.execute(
-                        sql: """
-                            DELETE FROM \(table.name.quotedDatabaseIdentifier) WHERE NOT EXISTS (
-                                SELECT 1 FROM _synchro_scope_rows WHERE table_name = ? AND record_id = \(key)
-                            ) AND NOT EXISTS (SELECT 1 FROM _synchro_pending WHERE table_name = ? AND record_id = \(key) COLLATE NOCASE)
-                            """,
-                        arguments: [table.name, table.name]
-                    )
-                }
-            }
+            try MetaStore.withSyncLock(db) { try ScopeState.pruneUnheld(schema: schema, in: db) }
             try MetaStore.set(.pruneUnheldRows, nil, in: db)
         }
     }
@@ -209,6 +197,11 @@ extension SyncEngine {
             for scope in mismatched { config.logger.info("sync: scope \(scope) does not match the server's checksum; rebuilding it") }
             if !page.rebuild.isEmpty || !mismatched.isEmpty || !page.scopeUpdates.add.isEmpty {
                 try await rebuildScopesWithoutCursor()
+            } else if !page.hasMore {
+                // Every scope matches the server: a row no scope holds and no local change needs
+                // is not this device's (say, one it wrote for another user, which the server
+                // then kept in that user's scope only).
+                try await database.write { db in try MetaStore.withSyncLock(db) { try ScopeState.pruneUnheld(schema: schema, in: db) } }
             }
             if !page.hasMore { return }
         }
@@ -229,16 +222,19 @@ extension SyncEngine {
             // 0.3.0 sends a row soft-deleted since its change as an upsert: it is a tombstone,
             // which no scope holds (its delete follows).
             guard record.deletedAt == nil else {
-                try ScopeState.untag(change.scope, table: change.table, id: id, schema: schema, in: db)
+                try ScopeState.untag(change.scope, table: change.table, id: id, keepingRow: true, schema: schema, in: db)
                 return
             }
             try ScopeState.tag(change.scope, table: change.table, id: id, checksum: checksum, generation: try ScopeState.generation(of: change.scope, in: db), in: db)
         default:
-            let record = change.row.map { ProtocolTwoConversions.record(table: change.table, id: id, row: $0, schema: schema) }
-            if let record, record.deletedAt != nil {
-                try applier.merge(record, in: db)
+            // A tombstone marks the local row deleted (unless a local change waits for it); a
+            // row this device never had is not brought in just to be deleted.
+            let deletedAt = change.row.flatMap { row in schema.table(change.table).flatMap { row[$0.deletedAt]?.stringValue } }
+            let tombstone = deletedAt != nil
+            if let deletedAt {
+                try applier.markDeleted(table: change.table, id: id, at: deletedAt, in: db)
             }
-            try ScopeState.untag(change.scope, table: change.table, id: id, schema: schema, in: db)
+            try ScopeState.untag(change.scope, table: change.table, id: id, keepingRow: tombstone, schema: schema, in: db)
         }
     }
 

@@ -197,7 +197,7 @@ extension ProtocolTwoServer {
                     return .terminal("validation_failed", "missing required column \(column.name)", for: mutation)
                 }
                 do {
-                    values.append((column.name, try SyncValueCoding.storable(value, for: column)))
+                    values.append((column.name, try Self.storable(value, for: column)))
                 } catch {
                     return .terminal("validation_failed", error.message, for: mutation)
                 }
@@ -231,7 +231,7 @@ extension ProtocolTwoServer {
         for (name, value) in writable {
             guard let column = table.column(name) else { continue }
             do {
-                values.append((name, try SyncValueCoding.storable(value, for: column)))
+                values.append((name, try Self.storable(value, for: column)))
             } catch {
                 return .terminal("validation_failed", error.message, for: mutation)
             }
@@ -263,5 +263,18 @@ extension ProtocolTwoServer {
             return parent.owner
         }
         return fallback
+    }
+
+    /// What to store for a pushed value. A uuid column keeps the canonical lower-case form, as
+    /// PostgreSQL's uuid type does (so a child's parent key written in upper case joins its
+    /// parent's lower-case id once it comes back), and refuses what is not a UUID.
+    private static func storable(_ value: JSONValue, for column: SyncColumn) throws(SyncValueCoding.Mismatch) -> DatabaseValue {
+        guard column.databaseType == "uuid", case .string(let text) = value else {
+            return try SyncValueCoding.storable(value, for: column)
+        }
+        guard UUID(uuidString: text) != nil else {
+            throw SyncValueCoding.Mismatch(message: "invalid input syntax for type uuid: \"\(text)\"")
+        }
+        return text.lowercased().databaseValue
     }
 }
