@@ -12,7 +12,8 @@ func withProtocolTwoEmulator<T>(
         configuration.syncProtocol = .two
         configure(&configuration)
     }) { emulator, client in
-        try await body(emulator, try await ProtocolTwoClient(client))
+        // A uuid user id: the tasks' owner column is a uuid, which the server keeps canonical.
+        try await body(emulator, try await ProtocolTwoClient(client.asUser(ProtocolTwoServerTests.userA, emulator: emulator)))
     }
 }
 

@@ -7,6 +7,11 @@ import Testing
 /// (`shared/contracts/synchro-v2.md` §2–§4).
 @Suite("Synchro protocol 2: the emulator's server")
 struct ProtocolTwoServerTests {
+    /// The test users: ids a uuid owner column takes (the server keeps uuid values canonical).
+    static let userA = "0a0a0a0a-0000-4000-8000-00000000000a"
+    static let userB = "0b0b0b0b-0000-4000-8000-00000000000b"
+    static let scopeA = "user:" + userA
+
     @Test("connect registers, assigns the user scope, and negotiates the schema (replace, then none)")
     func connectNegotiates() async throws {
         try await withProtocolTwoEmulator { _, fresh in
@@ -19,7 +24,7 @@ struct ProtocolTwoServerTests {
             #expect(json["schema"]?["action"] == "replace")
             #expect(json["schema"]?["hash"] == client.schema["hash"])
             #expect(json["schema_definition"]?["tables"]?.arrayValue?.map { $0["name"] } == ["comments", "tasks"])
-            #expect(json["scopes"] == ["add": [["id": "user:user-a", "cursor": .null]], "remove": []])
+            #expect(json["scopes"] == ["add": [["id": .string(Self.scopeA), "cursor": .null]], "remove": []])
             #expect(json["server_time"]?.stringValue?.count == 30, "nanoseconds and Z")
 
             // A warm client: same schema, the scope it holds, plus one it invented.
@@ -51,7 +56,7 @@ struct ProtocolTwoServerTests {
             #expect(pull.json?["error"]?["code"] == "invalid_request")
             #expect(pull.json?["error"]?["message"] == "client is not registered")
             #expect(try await client.push([]).status == 400)
-            let rebuild = try await client.post("/sync/rebuild", JSONObject([("scope", "user:user-a"), ("limit", 10)]))
+            let rebuild = try await client.post("/sync/rebuild", JSONObject([("scope", .string(Self.scopeA)), ("limit", 10)]))
             #expect(rebuild.json?["error"]?["message"] == "client is not registered")
         }
     }
@@ -79,7 +84,7 @@ struct ProtocolTwoServerTests {
             try await tablet.connect()
             let taskID = UUID().uuidString
             let written = "2026-03-20T18:21:54.120Z"
-            let insert = try await phone.pushOne(Mutation2.task(taskID, user: "user-a", title: "Hi", at: written))
+            let insert = try await phone.pushOne(Mutation2.task(taskID, user: Self.userA, title: "Hi", at: written))
             #expect(insert["status"] == "applied")
             #expect(insert["server_version"] == .string(written), "updated_at is the client_version")
             #expect(insert["server_row"]?["updated_at"] == .string(written))
@@ -94,14 +99,14 @@ struct ProtocolTwoServerTests {
 
             // The tablet has null cursors and the log is not empty: it rebuilds, then is current.
             let first = try await tablet.pullPage()
-            #expect(first.json?["rebuild"] == ["user:user-a"])
+            #expect(first.json?["rebuild"] == [.string(Self.scopeA)])
             try await tablet.sync()
-            #expect(tablet.held["user:user-a"]?.count == 2)
+            #expect(tablet.held[Self.scopeA]?.count == 2)
             let quiet = try await tablet.pullPage()
             #expect(quiet.json?["changes"] == [])
             #expect(quiet.json?["has_more"] == false)
             #expect(quiet.json?["scope_cursors"] == [:], "a scope without changes keeps its cursor")
-            #expect(quiet.json?["checksums"]?["user:user-a"]?.stringValue == String(tablet.held["user:user-a"]?.values.reduce(Int32(0), ^) ?? 0))
+            #expect(quiet.json?["checksums"]?[Self.scopeA]?.stringValue == String(tablet.held[Self.scopeA]?.values.reduce(Int32(0), ^) ?? 0))
 
             // An edit on the tablet reaches the phone as one upsert with a new cursor.
             let edit = try await tablet.pushOne(
@@ -123,29 +128,29 @@ struct ProtocolTwoServerTests {
         try await withProtocolTwoEmulator { _, fresh in
             var client = fresh
             try await client.connect()
-            _ = try await client.pushOne(Mutation2.task(UUID().uuidString, user: "user-a", title: "x"))
+            _ = try await client.pushOne(Mutation2.task(UUID().uuidString, user: Self.userA, title: "x"))
             try await client.sync()
-            let good = try #require(client.cursors["user:user-a"] ?? nil)
+            let good = try #require(client.cursors[Self.scopeA] ?? nil)
 
             var forged = client
             var parts = good.split(separator: ".").map(String.init)
             parts[2] = String(parts[2].reversed())
-            forged.cursors["user:user-a"] = .some(parts.joined(separator: "."))
-            #expect(try await forged.pullPage().json?["rebuild"] == ["user:user-a"])
-            forged.cursors["user:user-a"] = .some("v2.workouts_user_u_123_889.sig")
-            #expect(try await forged.pullPage().json?["rebuild"] == ["user:user-a"])
+            forged.cursors[Self.scopeA] = .some(parts.joined(separator: "."))
+            #expect(try await forged.pullPage().json?["rebuild"] == [.string(Self.scopeA)])
+            forged.cursors[Self.scopeA] = .some("v2.workouts_user_u_123_889.sig")
+            #expect(try await forged.pullPage().json?["rebuild"] == [.string(Self.scopeA)])
 
             var misplaced = client
-            misplaced.cursors = ["user:user-a": .some(good)]
+            misplaced.cursors = [Self.scopeA: .some(good)]
             let otherScope = try await client.post(
                 "/sync/pull",
                 JSONObject([
                     ("schema", client.schema), ("scope_set_version", 1), ("limit", 10),
-                    ("scopes", ["user:user-a": ["cursor": .string("v2.onlytwo")]]),
+                    ("scopes", [Self.scopeA: ["cursor": .string("v2.onlytwo")]]),
                 ])
             )
             #expect(otherScope.status == 400)
-            #expect(otherScope.json?["error"]?["message"]?.stringValue?.hasPrefix("scope user:user-a cursor is invalid") == true)
+            #expect(otherScope.json?["error"]?["message"]?.stringValue?.hasPrefix("scope \(Self.scopeA) cursor is invalid") == true)
         }
     }
 
@@ -156,7 +161,7 @@ struct ProtocolTwoServerTests {
             try await client.connect()
             let id = UUID().uuidString.lowercased()
             let stored = "2026-03-20T18:10:00.000Z"
-            _ = try await client.pushOne(Mutation2.task(id, user: "user-a", title: "Theirs", at: stored))
+            _ = try await client.pushOne(Mutation2.task(id, user: Self.userA, title: "Theirs", at: stored))
 
             let older = try await client.pushOne(Mutation2.make("update", "tasks", id, columns: ["title": "Mine"], clientVersion: "2026-03-20T18:00:00.000Z"))
             #expect(older["status"] == "conflict")
@@ -198,8 +203,8 @@ struct ProtocolTwoServerTests {
             var client = fresh
             try await client.connect()
             let id = UUID().uuidString
-            #expect(try await client.pushOne(Mutation2.task(id, user: "user-a", title: "x"))["status"] == "applied")
-            let exists = try await client.pushOne(Mutation2.task(id, user: "user-a", title: "y"))
+            #expect(try await client.pushOne(Mutation2.task(id, user: Self.userA, title: "x"))["status"] == "applied")
+            let exists = try await client.pushOne(Mutation2.task(id, user: Self.userA, title: "y"))
             #expect(exists["status"] == "conflict")
             #expect(exists["message"] == "record already exists")
 
@@ -213,11 +218,11 @@ struct ProtocolTwoServerTests {
                 .object(JSONObject([("mutation_id", "m"), ("table", "tasks"), ("op", "insert"), ("pk", ["id": 5]), ("client_version", .string(SyncTimestamp.now().text))]))
             )
             #expect(noKey["code"] == "validation_failed")
-            let required = try await client.pushOne(Mutation2.make("insert", "tasks", UUID().uuidString, columns: ["user_id": "user-a"]))
+            let required = try await client.pushOne(Mutation2.make("insert", "tasks", UUID().uuidString, columns: ["user_id": .string(Self.userA)]))
             #expect(required["message"] == "missing required column title")
 
             let count = try await client.push([
-                Mutation2.task(UUID().uuidString, user: "user-a", title: "never"),
+                Mutation2.task(UUID().uuidString, user: Self.userA, title: "never"),
                 Mutation2.make("update", "tasks", id, columns: ["title": "x"], clientVersion: "yesterday"),
             ])
             #expect(count.status == 400)
@@ -267,22 +272,22 @@ struct ProtocolTwoServerTests {
             try await writer.connect()
             // Its first row: with a null cursor and a log that is no longer empty, the client
             // rebuilds, which gives it a cursor.
-            _ = try await writer.pushOne(Mutation2.task(UUID().uuidString, user: "user-a", title: "first"))
+            _ = try await writer.pushOne(Mutation2.task(UUID().uuidString, user: Self.userA, title: "first"))
             try await writer.sync()
-            #expect(writer.cursors["user:user-a"] ?? nil != nil)
+            #expect(writer.cursors[Self.scopeA] ?? nil != nil)
             for index in 0..<5 {
-                _ = try await writer.pushOne(Mutation2.task(UUID().uuidString, user: "user-a", title: "task \(index)"))
+                _ = try await writer.pushOne(Mutation2.task(UUID().uuidString, user: Self.userA, title: "task \(index)"))
             }
             let page = try await writer.pullPage(limit: 2)
             #expect(page.json?["has_more"] == true)
             #expect(page.json?["checksums"] == nil, "absent, not null, before the last page")
             #expect(page.json?["changes"]?.arrayValue?.count == 2)
             try await writer.sync(limit: 2)
-            #expect(writer.held["user:user-a"]?.count == 6)
+            #expect(writer.held[Self.scopeA]?.count == 6)
 
             var reader = fresh.device("reader")
             try await reader.connect()
-            let rebuilt = try await reader.rebuild("user:user-a", limit: 2)
+            let rebuilt = try await reader.rebuild(Self.scopeA, limit: 2)
             #expect(rebuilt.records == 6)
             #expect(rebuilt.pages == 3)
             let notMine = try await reader.post("/sync/rebuild", JSONObject([("scope", "user:someone-else"), ("limit", 10)]))
@@ -298,12 +303,12 @@ struct ProtocolTwoServerTests {
             try await client.sync()
             let moving = UUID().uuidString.lowercased()
             let deleted = UUID().uuidString.lowercased()
-            _ = try await client.pushOne(Mutation2.task(moving, user: "user-a", title: "mine for now"))
-            _ = try await client.pushOne(Mutation2.task(deleted, user: "user-a", title: "to delete"))
+            _ = try await client.pushOne(Mutation2.task(moving, user: Self.userA, title: "mine for now"))
+            _ = try await client.pushOne(Mutation2.task(deleted, user: Self.userA, title: "to delete"))
             try await client.sync()
-            #expect(client.held["user:user-a"]?.count == 2)
+            #expect(client.held[Self.scopeA]?.count == 2)
 
-            _ = try await client.pushOne(Mutation2.make("update", "tasks", moving, columns: ["user_id": "user-b"]))
+            _ = try await client.pushOne(Mutation2.make("update", "tasks", moving, columns: ["user_id": .string(Self.userB)]))
             _ = try await client.pushOne(Mutation2.make("delete", "tasks", deleted))
             let changes = try await client.sync()
             let left = try #require(changes.first { $0["pk"]?["id"] == .string(moving) })
@@ -312,13 +317,13 @@ struct ProtocolTwoServerTests {
             let tombstone = try #require(changes.last { $0["pk"]?["id"] == .string(deleted) })
             #expect(tombstone["op"] == "delete")
             #expect(tombstone["row"]?["deleted_at"]?.stringValue != nil)
-            #expect(client.held["user:user-a"]?.isEmpty == true)
+            #expect(client.held[Self.scopeA]?.isEmpty == true)
 
             // The row is now in user-b's scope.
-            var other = try await ProtocolTwoClient(try client.http.asUser("user-b", emulator: emulator))
+            var other = try await ProtocolTwoClient(try client.http.asUser(Self.userB, emulator: emulator))
             try await other.connect()
             try await other.sync()
-            #expect(other.held["user:user-b"]?.keys.sorted() == ["tasks|\(moving)"])
+            #expect(other.held["user:" + Self.userB]?.keys.sorted() == ["tasks|\(moving)"])
         }
     }
 
