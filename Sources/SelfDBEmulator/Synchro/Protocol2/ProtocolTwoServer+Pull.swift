@@ -24,8 +24,9 @@ extension ProtocolTwoServer {
             let client = try ProtocolTwoStore.activeClient(user: user, clientID: body.clientID, in: db)
             let sentByScope = Dictionary(sent.map { ($0.scope, $0.cursor) }, uniquingKeysWith: { first, _ in first })
             let active = client.scopes.filter { sentByScope.keys.contains($0) }
-            let logIsEmpty = try ProtocolTwoStore.minimumSequence(in: db) == nil
-            let oldest = try ProtocolTwoStore.minimumSequence(in: db) ?? 0
+            let oldestEntry = try ProtocolTwoStore.minimumSequence(in: db)
+            let logIsEmpty = oldestEntry == nil
+            let oldest = oldestEntry ?? 0
             var rebuild: [String] = []
             var checkpoints: [String: Int64] = [:]
             for scope in active {

@@ -13,8 +13,6 @@ struct ProtocolTwoServer: Sendable {
     let tokens: ScopeCursorToken
     let pool: DatabasePool
     let toleranceMilliseconds: Int64
-    /// Shared scopes every client gets, sorted (none until the spec language declares them).
-    let sharedScopes: [String] = []
 
     init(schema: SyncSchema, pool: DatabasePool, toleranceMilliseconds: Int64) throws {
         self.schema = schema
@@ -45,9 +43,10 @@ struct ProtocolTwoServer: Sendable {
 
     var membership: ScopeMembership { ScopeMembership(schema: schema) }
 
-    /// Every client's scope assignment: its user scope, then every shared scope.
+    /// Every client's scope assignment: its user scope (the spec language has no shared
+    /// scopes yet; they would follow it, sorted).
     func assignment(for user: String) -> [String] {
-        ["user:" + user] + sharedScopes
+        ["user:" + user]
     }
 
     /// The server's (version, hash); a request carrying exactly (0, "") skips the check, as does
