@@ -18,7 +18,7 @@ extension CRDTSuite {
             process.arguments = [path]
             let output = Pipe()
             process.standardOutput = output
-            try process.run()
+            try TestExecutables.launch(process)
             // Let it commit a good number of batches, then kill it without warning.
             // Blocking reads go to a GCD thread: on the cooperative pool (2 threads here) they would
             // starve every other async test while they wait.

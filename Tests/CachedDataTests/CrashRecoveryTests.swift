@@ -21,7 +21,7 @@ struct CrashRecoveryTests {
         process.arguments = [path, fixture.server.name, "fresh", "m2", "m3"]
         let output = Pipe()
         process.standardOutput = output
-        try process.run()
+        try TestExecutables.launch(process)
         let printed = await TestExecutables.firstOutput(of: output).trimmingCharacters(in: .whitespacesAndNewlines)
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()

@@ -61,7 +61,7 @@ struct CrashRecoveryTests {
             process.arguments = [fixture.emulator.baseURL.absoluteString, CacheFixture.apiKey, user.email, CacheFixture.password, path, rowId.uuidString, user.id.uuidString]
             let output = Pipe()
             process.standardOutput = output
-            try process.run()
+            try TestExecutables.launch(process)
             let line = await TestExecutables.firstOutput(of: output)
             #expect(line.hasPrefix("PENDING"), "helper said: \(line)")
             kill(process.processIdentifier, SIGKILL)

@@ -6,6 +6,17 @@ import Foundation
 #if os(macOS) || os(Linux)
 /// Helper processes the crash tests start and kill (built by SwiftPM next to the test bundle).
 public enum TestExecutables {
+    private static let launchLock = NSLock()
+
+    /// Starts `process`, one launch at a time: Foundation's `Process.run()` on Linux crashed
+    /// (in a memmove inside the launch) when crash tests of several suites spawned helpers at
+    /// the same moment.
+    public static func launch(_ process: Process) throws {
+        launchLock.lock()
+        defer { launchLock.unlock() }
+        try process.run()
+    }
+
     /// The executable `name` from the build folder of the running tests, if it was built.
     public static func url(named name: String) -> URL? {
         for start in searchStarts {

@@ -31,7 +31,7 @@ struct SynchroCrashRecoveryTests {
                 process.arguments = [world.emulator.baseURL.absoluteString, token, path, "crash-device", user]
                 let output = Pipe()
                 process.standardOutput = output
-                try process.run()
+                try TestExecutables.launch(process)
                 let lines = LineReader(output.fileHandleForReading)
                 // Let it get going, then kill it wherever it is.
                 let target = committed + Int.random(in: 2...6, using: &random)
