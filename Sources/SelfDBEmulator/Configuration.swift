@@ -65,6 +65,11 @@ extension SelfDBEmulator {
         /// register, snapshot, one checkpoint). One data
         /// folder can be served with either: rows written under one are there under the other.
         public var syncProtocol: SyncProtocol
+        /// What protocol 2's push does when a value cannot be written (a primary key or a
+        /// uuid column that is not a UUID, a value of the wrong type): roll the whole batch
+        /// back and answer 500 `{"error":"internal error"}`, as Synchro 0.3.0 does (the
+        /// default), or reject only that mutation with `validation_failed`.
+        public var syncPushWriteErrors: SyncPushWriteErrors
         /// Every HTTP response (SelfDB and Synchro) is held back this long, to make a slow
         /// network visible in tests and demos.
         public var responseLatency: Duration
@@ -86,6 +91,7 @@ extension SelfDBEmulator {
             syncMinimumAppVersion: String? = nil,
             syncClockSkewTolerance: TimeInterval? = nil,
             syncProtocol: SyncProtocol = .two,
+            syncPushWriteErrors: SyncPushWriteErrors = .rollBackBatch,
             responseLatency: Duration = .zero
         ) {
             self.dataDirectory = dataDirectory
@@ -104,6 +110,7 @@ extension SelfDBEmulator {
             self.syncMinimumAppVersion = syncMinimumAppVersion
             self.syncClockSkewTolerance = syncClockSkewTolerance
             self.syncProtocol = syncProtocol
+            self.syncPushWriteErrors = syncPushWriteErrors
             self.responseLatency = responseLatency
         }
     }

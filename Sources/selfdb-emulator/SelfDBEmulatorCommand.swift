@@ -43,6 +43,13 @@ struct SelfDBEmulatorCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The Synchro protocol /sync/* speaks: 2 (Synchro 0.3, today's servers) or 1 (Synchro 0.1).", valueName: "1|2"))
     var syncProtocol: Int = 2
 
+    @Flag(
+        help: ArgumentHelp(
+            "Protocol 2: answer a pushed value the database would refuse with that mutation's validation_failed, instead of rolling the whole batch back with a 500 as Synchro 0.3.0 does."
+        )
+    )
+    var syncRejectMutation = false
+
     @Option(help: ArgumentHelp("Delay every response by this many milliseconds.", valueName: "ms"))
     var latencyMs: Int = 0
 
@@ -80,6 +87,7 @@ struct SelfDBEmulatorCommand: AsyncParsableCommand {
             syncJWTSecret: syncJwtSecret,
             syncMinimumAppVersion: syncMinAppVersion,
             syncProtocol: protocolChoice,
+            syncPushWriteErrors: syncRejectMutation ? .rejectMutation : .rollBackBatch,
             responseLatency: .milliseconds(latencyMs)
         )
         let emulator = try await SelfDBEmulator.start(configuration)

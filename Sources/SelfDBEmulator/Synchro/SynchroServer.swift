@@ -30,7 +30,7 @@ final class SynchroServer: Sendable {
         if let tolerance = configuration.syncClockSkewTolerance, tolerance < 0 || !tolerance.isFinite {
             throw .syncConfigurationInvalid("the clock-skew tolerance must be a non-negative number of seconds")
         }
-        return try SyncSchema.load(configuration.syncSpecs)
+        return try SyncSchema.load(configuration.syncSpecs, protocol: configuration.syncProtocol)
     }
 
     init(schema: SyncSchema, configuration: SelfDBEmulator.Configuration, directory: URL, emulatorTokens: JSONWebToken) throws {
@@ -47,7 +47,12 @@ final class SynchroServer: Sendable {
         maximumBodySize = configuration.maximumJSONBodySize
         protocolTwo =
             configuration.syncProtocol == .two
-            ? try ProtocolTwoServer(schema: schema, pool: store.pool, toleranceMilliseconds: toleranceMilliseconds) : nil
+            ? try ProtocolTwoServer(
+                schema: schema,
+                pool: store.pool,
+                toleranceMilliseconds: toleranceMilliseconds,
+                writeErrors: configuration.syncPushWriteErrors
+            ) : nil
     }
 
     func close() {

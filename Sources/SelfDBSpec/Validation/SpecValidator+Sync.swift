@@ -4,13 +4,14 @@ extension SpecValidator {
     /// Column types that hold a point in time.
     static let timestampColumnTypes: Set<ColumnType> = [.timestamp, .datetime]
 
-    /// Checks every `sync:` mapping: ownership through exactly one of `owner` and `parent`,
-    /// the columns it names, the timestamp columns, and the parent chain.
+    /// Checks every `sync:` mapping: its scopes from exactly one of `owner`, `parent`, `shared`
+    /// and `sql`, the columns it names, the timestamp columns, the parent chain, the push policy
+    /// and the column selection.
     mutating func checkSync() {
         let tablesBySQLName = Dictionary(spec.tables.map { ($0.tableName.value, $0) }, uniquingKeysWith: { first, _ in first })
         for table in spec.tables {
             guard let sync = table.sync else { continue }
-            checkOwnership(table, sync, tablesBySQLName: tablesBySQLName)
+            checkScopeSource(table, sync, tablesBySQLName: tablesBySQLName)
             checkTimestampColumn(table, sync.updatedAt, key: "updatedAt", isDefault: sync.updatedAt.location == sync.location)
             checkTimestampColumn(table, sync.deletedAt, key: "deletedAt", isDefault: sync.deletedAt.location == sync.location)
             if sync.updatedAt.value == sync.deletedAt.value {
@@ -20,37 +21,57 @@ extension SpecValidator {
                 error("primary key '\(key.value)' of synced table '\(table.name.value)' is '\(type.value.rawValue)'; Synchro ids are strings, so it must be text or uuid", at: type.location)
             }
             checkParentCycle(table, tablesBySQLName: tablesBySQLName)
+            checkPushPolicy(table, sync)
+            checkColumnSelection(table, sync)
         }
     }
 
-    private mutating func checkOwnership(_ table: TableDeclaration, _ sync: SyncDeclaration, tablesBySQLName: [String: TableDeclaration]) {
+    /// Exactly one of `owner`, `parent`, `shared` and `sql` says which scopes a row is in.
+    private mutating func checkScopeSource(_ table: TableDeclaration, _ sync: SyncDeclaration, tablesBySQLName: [String: TableDeclaration]) {
         let name = table.name.value
-        switch (sync.owner, sync.parent) {
-        case (nil, nil):
+        let given = [("owner", sync.owner), ("parent", sync.parent), ("shared", sync.shared), ("sql", sync.scopeQuery)]
+            .compactMap { key, value in value.map { (key: key, value: $0) } }
+        guard let first = given.first else {
             if let parentKey = sync.parentKey {
                 error("'parentKey' of '\(name)' needs 'parent: TABLE', the synced table that owns the rows", at: parentKey.location)
             } else {
                 error(
-                    "sync of '\(name)' needs 'owner: COLUMN' (rows owned by the user id in that column) or 'parent: TABLE' with 'parentKey: COLUMN' (rows owned through a parent row)",
+                    "sync of '\(name)' needs one of 'owner: COLUMN' (rows of the user id in that column), 'parent: TABLE' with 'parentKey: COLUMN' (rows in the parent row's scopes), 'shared: NAME' (rows every client gets) and 'sql: QUERY' (rows in the scopes a query returns)",
                     at: sync.location
                 )
             }
-        case (.some, .some(let parent)):
-            error("sync of '\(name)' gives both 'owner' and 'parent'; a synced table is owned through exactly one of them", at: parent.location)
-        case (.some(let owner), nil):
-            if let parentKey = sync.parentKey {
-                error("'parentKey' of '\(name)' needs 'parent: TABLE'; a table with 'owner' has no parent", at: parentKey.location)
+            return
+        }
+        for extra in given.dropFirst() {
+            if first.key == "owner", extra.key == "parent" {
+                error("sync of '\(name)' gives both 'owner' and 'parent'; a synced table is owned through exactly one of them", at: extra.value.location)
+            } else {
+                error(
+                    "sync of '\(name)' gives both '\(first.key)' and '\(extra.key)'; a synced table takes its scopes from exactly one of 'owner', 'parent', 'shared' and 'sql'",
+                    at: extra.value.location
+                )
             }
-            if let column = checkNamedColumn(owner, of: table, role: "owner"), let type = column.type, !Self.stringColumnTypes.contains(type.value) {
-                error("owner column '\(owner.value)' of '\(name)' is '\(type.value.rawValue)'; it holds a user id, so it must be text or uuid", at: type.location)
+        }
+        guard given.count == 1 else { return }
+        if first.key != "parent", let parentKey = sync.parentKey {
+            error("'parentKey' of '\(name)' needs 'parent: TABLE'; a table with '\(first.key)' has no parent", at: parentKey.location)
+        }
+        switch first.key {
+        case "owner":
+            if let column = checkNamedColumn(first.value, of: table, role: "owner"), let type = column.type, !Self.stringColumnTypes.contains(type.value) {
+                error("owner column '\(first.value.value)' of '\(name)' is '\(type.value.rawValue)'; it holds a user id, so it must be text or uuid", at: type.location)
             }
-        case (nil, .some(let parent)):
+        case "parent":
             if let parentKey = sync.parentKey {
                 checkNamedColumn(parentKey, of: table, role: "parent key")
             } else {
-                error("'parent' of '\(name)' needs 'parentKey: COLUMN', the column that holds the parent row's key", at: parent.location)
+                error("'parent' of '\(name)' needs 'parentKey: COLUMN', the column that holds the parent row's key", at: first.value.location)
             }
-            checkParentExists(parent, tablesBySQLName: tablesBySQLName)
+            checkParentExists(first.value, tablesBySQLName: tablesBySQLName)
+        case "shared":
+            checkSharedScope(first.value, of: table)
+        default:
+            checkScopeQuery(first.value, of: table)
         }
     }
 
@@ -86,14 +107,14 @@ extension SpecValidator {
 
     /// The column `name` refers to, or a diagnostic with a suggestion.
     @discardableResult
-    private mutating func checkNamedColumn(_ name: Located<String>, of table: TableDeclaration, role: String) -> ColumnDeclaration? {
+    mutating func checkNamedColumn(_ name: Located<String>, of table: TableDeclaration, role: String) -> ColumnDeclaration? {
         if let found = column(name.value, of: table) { return found }
         let hint = Suggestion.didYouMean(name.value, in: table.columns.map(\.name.value))
         error("sync \(role) column '\(name.value)' is not a column of '\(table.name.value)'\(hint)", at: name.location)
         return nil
     }
 
-    private func column(_ name: String, of table: TableDeclaration) -> ColumnDeclaration? {
+    func column(_ name: String, of table: TableDeclaration) -> ColumnDeclaration? {
         table.columns.first { $0.name.value == name }
     }
 
@@ -106,7 +127,7 @@ extension SpecValidator {
         while let next = tablesBySQLName[current], next.sync != nil {
             chain.append(current)
             if current == table.tableName.value {
-                error("sync parents of '\(table.name.value)' form a cycle: \(chain.joined(separator: " → ")); the top table needs 'owner:'", at: firstParent.location)
+                error("sync parents of '\(table.name.value)' form a cycle: \(chain.joined(separator: " → ")); the top table needs 'owner:', 'shared:' or 'sql:'", at: firstParent.location)
                 return
             }
             guard !chain.dropLast().contains(current), let parent = next.sync?.parent?.value else { return }

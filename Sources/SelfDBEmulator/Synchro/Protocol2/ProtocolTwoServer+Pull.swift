@@ -56,9 +56,15 @@ extension ProtocolTwoServer {
 
             var changes: [JSONValue] = []
             var cursors = JSONObject()
+            // Each scope's cursor goes to its highest entry of the page: a record's latest entry
+            // stands at its first entry's place, so the last one listed need not be the highest.
+            var reached: [String: Int64] = [:]
             for entry in Self.deduplicated(entries) {
-                cursors[entry.scope] = .string(tokens.issue(scope: entry.scope, checkpoint: entry.sequence))
+                reached[entry.scope] = max(reached[entry.scope] ?? 0, entry.sequence)
                 if let change = try change(for: entry, in: db) { changes.append(change) }
+            }
+            for (scope, sequence) in reached.sorted(by: { $0.key < $1.key }) {
+                cursors[scope] = .string(tokens.issue(scope: scope, checkpoint: sequence))
             }
             var object = JSONObject()
             object["changes"] = .array(changes)
@@ -102,13 +108,15 @@ extension ProtocolTwoServer {
         ).map { LogEntry(sequence: $0["seq"], scope: $0["scope"], table: $0["table_name"], recordID: $0["record_id"], operation: $0["op"]) }
     }
 
-    /// One entry per record: the latest, at the place of the record's first appearance (the
-    /// real server's dedup, which ignores the scope).
+    /// One entry per record and scope: the latest, at the place of its first appearance. The
+    /// real server's dedup ignores the scope, so a record in two of the client's scopes reaches
+    /// only one of them in that page and the other's checksum repairs it later (§9.11); here
+    /// each scope gets its own entry.
     private static func deduplicated(_ entries: [LogEntry]) -> [LogEntry] {
         var position: [String: Int] = [:]
         var result: [LogEntry] = []
         for entry in entries {
-            let key = entry.table + "\u{0}" + entry.recordID
+            let key = entry.scope + "\u{0}" + entry.table + "\u{0}" + entry.recordID
             if let index = position[key] {
                 result[index] = entry
             } else {

@@ -44,6 +44,11 @@ extension ProtocolTwoServer {
                     outcome = try apply(mutation, user: user, deletedAt: deletedAt, in: db)
                     return outcome.isApplied ? .commit : .rollback
                 }
+                // Synchro 0.3.0 runs the batch without subtransactions: an SQL error ends the
+                // whole transaction, and the adapter answers a bare 500.
+                if outcome.isDatabaseError, writeErrors == .rollBackBatch {
+                    throw SyncError(status: .internalServerError, message: "internal error")
+                }
                 if outcome.isApplied { accepted.append(outcome.json) } else { rejected.append(outcome.json) }
             }
             var object = JSONObject()
@@ -98,6 +103,9 @@ extension ProtocolTwoServer {
     struct Outcome {
         var json: JSONValue
         var isApplied: Bool
+        /// The database refused the write (a cast or type error): the real server's push
+        /// fails as a whole on it.
+        var isDatabaseError = false
 
         static func applied(_ mutation: Mutation, row: JSONValue?, version: String) -> Outcome {
             var object = echo(mutation)
@@ -123,6 +131,13 @@ extension ProtocolTwoServer {
             object["code"] = .string(code)
             object["message"] = .string(message)
             return Outcome(json: .object(object), isApplied: false)
+        }
+
+        /// `validation_failed` for a write the database itself refused.
+        static func databaseError(_ message: String, for mutation: Mutation) -> Outcome {
+            var outcome = terminal("validation_failed", message, for: mutation)
+            outcome.isDatabaseError = true
+            return outcome
         }
 
         static func retryable(_ message: String, for mutation: Mutation) -> Outcome {
@@ -151,14 +166,16 @@ extension ProtocolTwoServer {
             return .terminal("validation_failed", "pk must hold the string field \(table.primaryKey)", for: mutation)
         }
         if let keyColumn = table.column(table.primaryKey), keyColumn.databaseType == "uuid", UUID(uuidString: sentKey) == nil {
-            return .terminal("validation_failed", "invalid input syntax for type uuid: \"\(sentKey)\"", for: mutation)
+            return .databaseError("invalid input syntax for type uuid: \"\(sentKey)\"", for: mutation)
         }
         let id = sentKey.lowercased()
-        guard table.pushPolicy == .ownerOnly else {
-            return .terminal("policy_rejected", "table \(table.name) is read only", for: mutation)
+        guard table.pushPolicy != .disabled else {
+            // The real server's message for `p_push_policy => 'read_only'` (Rust's {:?} quoting).
+            return .terminal("policy_rejected", "table \"\(mutation.table)\" is read-only", for: mutation)
         }
         let protected: Set<String> = [table.primaryKey, table.updatedAtColumn, table.deletedAtColumn, "created_at"]
-        let writable = mutation.columns.members.filter { table.column($0.key) != nil && !protected.contains($0.key) }
+        // Unsynced columns are ignored, as the real server keeps only `sync_columns`.
+        let writable = mutation.columns.members.filter { table.syncedColumn($0.key) != nil && !protected.contains($0.key) }
         let existing = try SyncRowStore.find(table, id: id, in: db)
         switch (mutation.operation, existing) {
         case (.delete, nil), (.update, nil):
@@ -199,7 +216,7 @@ extension ProtocolTwoServer {
                 do {
                     values.append((column.name, try Self.storable(value, for: column)))
                 } catch {
-                    return .terminal("validation_failed", error.message, for: mutation)
+                    return .databaseError(error.message, for: mutation)
                 }
             }
         }
@@ -233,7 +250,7 @@ extension ProtocolTwoServer {
             do {
                 values.append((name, try Self.storable(value, for: column)))
             } catch {
-                return .terminal("validation_failed", error.message, for: mutation)
+                return .databaseError(error.message, for: mutation)
             }
         }
         values.append((table.updatedAtColumn, client.text.databaseValue))

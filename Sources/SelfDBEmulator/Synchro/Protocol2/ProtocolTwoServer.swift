@@ -13,16 +13,22 @@ struct ProtocolTwoServer: Sendable {
     let tokens: ScopeCursorToken
     let pool: DatabasePool
     let toleranceMilliseconds: Int64
+    let writeErrors: SyncPushWriteErrors
 
-    init(schema: SyncSchema, pool: DatabasePool, toleranceMilliseconds: Int64) throws {
+    init(schema: SyncSchema, pool: DatabasePool, toleranceMilliseconds: Int64, writeErrors: SyncPushWriteErrors = .rollBackBatch) throws {
         self.schema = schema
+        self.writeErrors = writeErrors
         manifest = SchemaManifest(schema)
         self.pool = pool
         self.toleranceMilliseconds = toleranceMilliseconds
         try ProtocolTwoStore.migrate(pool)
         let manifest = self.manifest
         let membership = ScopeMembership(schema: schema)
+        let sharedScopes = schema.sharedScopes
         (schemaVersion, tokens) = try pool.write { db in
+            // Before the backfill, which runs the scope queries.
+            try ScopeQueryTables.installViews(schema.tables, in: db)
+            try ProtocolTwoStore.registerSharedScopes(sharedScopes, in: db)
             try membership.backfill(in: db)
             return (try ProtocolTwoStore.schemaVersion(for: manifest.hash, in: db), try ProtocolTwoStore.cursorTokens(in: db))
         }
@@ -43,10 +49,10 @@ struct ProtocolTwoServer: Sendable {
 
     var membership: ScopeMembership { ScopeMembership(schema: schema) }
 
-    /// Every client's scope assignment: its user scope (the spec language has no shared
-    /// scopes yet; they would follow it, sorted).
+    /// Every client's scope assignment: its user scope, then every shared scope sorted by id
+    /// (§3.1, §4.2: every client gets every shared scope).
     func assignment(for user: String) -> [String] {
-        ["user:" + user]
+        ["user:" + user] + schema.sharedScopes
     }
 
     /// The server's (version, hash); a request carrying exactly (0, "") skips the check, as does
@@ -122,13 +128,15 @@ struct ProtocolTwoServer: Sendable {
         let tables: [JSONValue] = schema.tables.map { table in
             var entry = JSONObject()
             entry["table_name"] = .string(table.name)
-            entry["push_policy"] = .string(table.pushPolicy == .ownerOnly ? "enabled" : "read_only")
+            entry["push_policy"] = .string(table.pushPolicy == .disabled ? "read_only" : "enabled")
             entry["dependencies"] = .array([])
             entry["pk_column"] = .string(table.primaryKey)
             entry["updated_at_column"] = .string(table.updatedAtColumn)
             entry["deleted_at_column"] = .string(table.deletedAtColumn)
-            entry["sync_columns"] = .array(table.columns.map { .string($0.name) })
-            entry["exclude_columns"] = .array([])
+            // As the real server stores them: the synced set, and every other column.
+            let synced = Set(table.syncedColumns.map(\.name))
+            entry["sync_columns"] = .array(table.syncedColumns.map { .string($0.name) })
+            entry["exclude_columns"] = .array(table.columns.filter { !synced.contains($0.name) }.map { .string($0.name) })
             return .object(entry)
         }
         var object = JSONObject()

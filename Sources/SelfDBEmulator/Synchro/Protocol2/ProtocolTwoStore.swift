@@ -3,7 +3,8 @@ import GRDB
 
 /// Protocol 2's own state in the sync server's SQLite file, beside the rows protocol 1 also
 /// serves: the stream generation and cursor secret, the clients with their scope assignment,
-/// each row's scope memberships with its checksum, and the per-scope change log (§4.10).
+/// the registered shared scopes, each row's scope memberships with its checksum, and the
+/// per-scope change log (§4.10).
 enum ProtocolTwoStore {
     /// Creates protocol 2's tables when missing (the rows' tables are the shared store's).
     static func migrate(_ pool: DatabasePool) throws {
@@ -56,6 +57,11 @@ enum ProtocolTwoStore {
                 sql: "INSERT INTO _synchro2_runtime (id, stream_generation, cursor_secret) VALUES (1, ?, ?)",
                 arguments: [UUID().uuidString.lowercased(), secret]
             )
+        }
+        // The shared scopes registered so far, so that a spec that adds or drops one changes
+        // the clients' assignments as registering does on the real server (§4.2).
+        migrator.registerMigration("protocol-2-shared-scopes") { db in
+            try db.execute(sql: "CREATE TABLE _synchro2_shared_scopes (scope_id TEXT PRIMARY KEY NOT NULL)")
         }
         try migrator.migrate(pool)
     }

@@ -26,8 +26,9 @@ struct SchemaManifest: Sendable {
         object["primary_key"] = .array([.string(table.primaryKey)])
         object["updated_at_column"] = .string(table.updatedAtColumn)
         object["deleted_at_column"] = .string(table.deletedAtColumn)
+        // Only the synced columns: an excluded one is the server's alone.
         object["columns"] = .array(
-            table.columns.map { column in
+            table.syncedColumns.map { column in
                 var entry = JSONObject()
                 entry["name"] = .string(column.name)
                 entry["type"] = .string(portableType(column.logicalType))

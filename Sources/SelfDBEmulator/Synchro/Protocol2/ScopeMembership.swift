@@ -4,8 +4,14 @@ import GRDB
 ///
 /// The spec's `sync:` keys stand for the real server's scope SQL: `owner: COLUMN` is
 /// `SELECT ARRAY['user:' || COLUMN] …` (the value lower-cased, as the adapter lower-cases the
-/// JWT's `sub`), `parent:` with `parentKey:` gives a row its parent row's scopes, to any depth.
-/// A soft-deleted row belongs to no scope.
+/// JWT's `sub`), `parent:` with `parentKey:` gives a row its parent row's scopes, to any depth,
+/// `shared: NAME` puts every row in that shared scope, and `sql:` is a query of its own
+/// (``ScopeQuery``), which may put a record in several scopes. A soft-deleted row belongs to no
+/// scope.
+///
+/// As on the real server, a record's scopes are computed again only when the record itself
+/// is written (or at start, by ``backfill(in:)``): a change to a row its query reads (a member
+/// added to a document) moves the record the next time the record changes.
 struct ScopeMembership {
     let schema: SyncSchema
 
@@ -15,15 +21,20 @@ struct ScopeMembership {
         var current = (table: table, row: row)
         // A parent chain longer than the number of tables is a cycle in the data.
         for _ in 0...schema.tables.count {
-            if let owner = current.table.ownerColumn {
+            switch current.table.scopeSource {
+            case .owner(let owner):
                 guard let value = current.row.data[owner]?.stringValue, !value.isEmpty else { return [] }
                 return ["user:" + value.lowercased()]
+            case .shared(let scope):
+                return [scope]
+            case .query(let query):
+                return try query.scopes(forRecord: current.row.id, in: db)
+            case .parent(let parentName, let key):
+                guard let parentTable = schema.table(parentName), let parentID = current.row.data[key]?.stringValue,
+                    let parent = try SyncRowStore.find(parentTable, id: parentID.lowercased(), in: db)
+                else { return [] }
+                current = (parentTable, parent)
             }
-            guard let parentName = current.table.parentTable, let parentTable = schema.table(parentName),
-                let key = current.table.parentKeyColumn, let parentID = current.row.data[key]?.stringValue,
-                let parent = try SyncRowStore.find(parentTable, id: parentID.lowercased(), in: db)
-            else { return [] }
-            current = (parentTable, parent)
         }
         return []
     }
@@ -87,10 +98,13 @@ struct ScopeMembership {
             .execute(arguments: [scope, table, id, operation])
     }
 
-    /// The row as protocol 2 serves it: every synced column, the registered timestamps in
-    /// `YYYY-MM-DDTHH:MM:SS.sssZ` (what the stored text already is, or null).
+    /// The row as protocol 2 serves it: every synced column (and no other), the registered
+    /// timestamps in `YYYY-MM-DDTHH:MM:SS.sssZ` (what the stored text already is, or null).
     static func wireRow(_ row: StoredRow, _ table: SyncTable) -> JSONValue {
-        var data = row.data
+        var data = JSONObject()
+        for column in table.syncedColumns {
+            data[column.name] = row.data[column.name] ?? .null
+        }
         data[table.updatedAtColumn] = row.updatedAt?.json ?? .null
         data[table.deletedAtColumn] = row.deletedAt?.json ?? .null
         return .object(data)

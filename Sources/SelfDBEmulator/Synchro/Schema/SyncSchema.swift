@@ -10,6 +10,9 @@ struct SyncSchema: Sendable {
     let snapshotOrder: [SyncTable]
     /// See ``CanonicalJSON``.
     let hash: String
+    /// The shared scopes of the tables with `shared:`, sorted by their UTF-8 bytes (the real
+    /// server's `ORDER BY scope_id`, in the C collation), without duplicates.
+    let sharedScopes: [String]
     private let byName: [String: SyncTable]
 
     init(tables unsorted: [SyncTable]) {
@@ -28,6 +31,7 @@ struct SyncSchema: Sendable {
         }
         snapshotOrder = tables.map { (depth($0), $0) }.sorted { ($0.0, $0.1.name) < ($1.0, $1.1.name) }.map(\.1)
         hash = CanonicalJSON.sha256Hex(["tables": .array(tables.map(\.schemaJSON))])
+        sharedScopes = Set(tables.compactMap(\.sharedScope)).sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
     }
 
     func table(_ name: String) -> SyncTable? {
@@ -35,8 +39,10 @@ struct SyncSchema: Sendable {
     }
 
     /// Compiles each spec with SelfDBSpec and collects its synced tables. Any error in a spec
-    /// (or a table name two specs share, or no synced table at all) fails the start.
-    static func load(_ urls: [URL]) throws(SelfDBEmulator.StartError) -> SyncSchema {
+    /// (or a table name two specs share, or no synced table at all) fails the start, and so
+    /// does a scope query that does not run (located at its `sql:`) or, under protocol 1, a
+    /// table protocol 1 cannot serve.
+    static func load(_ urls: [URL], protocol syncProtocol: SyncProtocol = .two) throws(SelfDBEmulator.StartError) -> SyncSchema {
         var tables: [SyncTable] = []
         var diagnostics: [Diagnostic] = []
         for url in urls {
@@ -54,6 +60,24 @@ struct SyncSchema: Sendable {
         var seen: Set<String> = []
         for table in tables where !seen.insert(table.name).inserted {
             throw .syncConfigurationInvalid("two sync specs declare the table '\(table.name)'")
+        }
+        if syncProtocol == .one, let table = tables.first(where: { !$0.servesProtocolOne }) {
+            let key: String =
+                switch table.scopeSource {
+                case .shared: "'shared'"
+                case .query: "'sql'"
+                case .owner, .parent: "'exclude' or 'columns'"
+                }
+            throw .syncConfigurationInvalid(
+                "protocol 1 serves only tables synced through 'owner' or 'parent' with all their columns; '\(table.name)' uses \(key), which needs protocol 2 (--sync-protocol 2)"
+            )
+        }
+        if let problem = ScopeQueryTables.reservedNameProblem(in: tables) {
+            throw .syncConfigurationInvalid(problem)
+        }
+        let queryProblems = ScopeQueryTables.check(tables)
+        if !queryProblems.isEmpty {
+            throw .syncSpecInvalid(queryProblems)
         }
         return SyncSchema(tables: tables)
     }

@@ -5,6 +5,8 @@ struct SyncTable: Sendable {
     let name: String
     let pushPolicy: SyncDeclaration.PushPolicy
     let primaryKey: String
+    /// Which scopes a row is in (protocol 2).
+    let scopeSource: SyncScopeSource
     /// The column forced to the caller's user id (root tables).
     let ownerColumn: String?
     /// The parent synced table and the column pointing at its key (child tables).
@@ -12,14 +14,18 @@ struct SyncTable: Sendable {
     let parentKeyColumn: String?
     let updatedAtColumn: String
     let deletedAtColumn: String
-    /// In the spec's order.
+    /// Every column of the spec, in the spec's order: what the server stores.
     let columns: [SyncColumn]
+    /// The columns that sync (all of them unless the spec says `exclude:` or `columns:`), in
+    /// the spec's order: what protocol 2 serves, checksums and takes from a push.
+    let syncedColumns: [SyncColumn]
 
     init?(_ table: TableDeclaration) {
-        guard let sync = table.sync, let primaryKey = table.primaryKey?.value else { return nil }
+        guard let sync = table.sync, let primaryKey = table.primaryKey?.value, let scopeSource = SyncScopeSource(sync) else { return nil }
         name = table.tableName.value
         pushPolicy = sync.push
         self.primaryKey = primaryKey
+        self.scopeSource = scopeSource
         ownerColumn = sync.owner?.value
         parentTable = sync.parent?.value
         parentKeyColumn = sync.parentKey?.value
@@ -31,6 +37,39 @@ struct SyncTable: Sendable {
                 SyncColumn(column, type: $0.value, isPrimaryKey: column.name.value == primaryKey, isUpdatedAt: column.name.value == sync.updatedAt.value)
             }
         }
+        if let listed = sync.syncedColumns {
+            let names = Set(listed.names.map(\.value))
+            syncedColumns = columns.filter { names.contains($0.name) }
+        } else {
+            let excluded = Set(sync.excludedColumns?.names.map(\.value) ?? [])
+            syncedColumns = columns.filter { !excluded.contains($0.name) }
+        }
+    }
+
+    /// Whether protocol 1 can serve the table: it knows only rows owned through `owner` or
+    /// `parent`, with every column synced.
+    var servesProtocolOne: Bool {
+        switch scopeSource {
+        case .owner, .parent: syncedColumns.count == columns.count
+        case .shared, .query: false
+        }
+    }
+
+    /// The synced column `name`; nil for an unsynced or unknown one.
+    func syncedColumn(_ name: String) -> SyncColumn? {
+        syncedColumns.first { $0.name == name }
+    }
+
+    /// The shared scope of a table with `shared:`.
+    var sharedScope: String? {
+        if case .shared(let scope) = scopeSource { return scope }
+        return nil
+    }
+
+    /// The scope query of a table with `sql:`.
+    var scopeQuery: ScopeQuery? {
+        if case .query(let query) = scopeSource { return query }
+        return nil
     }
 
     /// The SQLite table holding the rows. The prefix keeps user names away from the

@@ -85,10 +85,12 @@ struct SynchroStore: Sendable {
     /// dropped stay in the file but are no longer read or served. No NOT NULL or CHECK
     /// constraints: the push path validates, and a later spec may loosen what an older one
     /// required.
-    private static func createOrExtend(_ table: SyncTable, in db: Database) throws {
+    static func createOrExtend(_ table: SyncTable, in db: Database) throws {
         let storage = SQLIdentifier.quote(table.storageName)
         if try db.tableExists(table.storageName) {
-            let existing = Set(try db.columns(in: table.storageName).map(\.name))
+            let columns = try db.columns(in: table.storageName)
+            if try retypeIfChanged(table, existing: columns, in: db) { return }
+            let existing = Set(columns.map(\.name))
             for column in table.columns where !existing.contains(column.name) {
                 try db.execute(
                     sql: "ALTER TABLE \(storage) ADD COLUMN \(SQLIdentifier.quote(column.name)) \(column.logicalType.sqliteAffinity)"

@@ -10,6 +10,11 @@ extension SelfDBEmulator {
         case syncDisabled
         /// No synced table has this SQL name.
         case unknownTable(String)
+        /// The hook needs the emulator to speak protocol 2 (``Configuration/syncProtocol``).
+        case needsProtocolTwo
+        /// The row given to ``SelfDBEmulator/writeSyncedRow(table:values:)`` cannot be
+        /// written; why.
+        case invalidRow(String)
     }
 
     /// The schema's version, hash and tables; nil when sync is off.
