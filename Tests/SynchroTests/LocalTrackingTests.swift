@@ -120,6 +120,15 @@ struct LocalTrackingTests {
         #expect(LocalTable.literalDefault("'a'); DROP TABLE x; --") == nil)
         let bad = SyncTable(tableName: "t", pushPolicy: .ownerOnly, columns: [SyncColumn(name: "a", dbType: "text", logicalType: .string, nullable: true)])
         #expect(throws: SynchroError.self) { try LocalTable(bad) }
+        // A double quote would end GRDB's quoting of the name in the local DDL.
+        let injecting = SyncTable(tableName: "t\" (x); DROP TABLE tasks; --", pushPolicy: .ownerOnly, columns: Self.columns)
+        #expect(throws: SynchroError.self) { try LocalTable(injecting) }
+        let injectingColumn = SyncTable(
+            tableName: "t",
+            pushPolicy: .ownerOnly,
+            columns: Self.columns + [SyncColumn(name: "a\" TEXT, \"b", dbType: "text", logicalType: .string, nullable: true)]
+        )
+        #expect(throws: SynchroError.self) { try LocalTable(injectingColumn) }
         let parent = SyncTable(tableName: "p", pushPolicy: .ownerOnly, columns: Self.columns)
         let child = SyncTable(tableName: "c", pushPolicy: .ownerOnly, parentTable: "p", parentFkCol: "id", dependencies: ["p"], columns: Self.columns)
         let grandchild = SyncTable(tableName: "g", pushPolicy: .ownerOnly, dependencies: ["c"], columns: Self.columns)

@@ -5,8 +5,9 @@ extension SynchroClient {
     /// client, takes a snapshot on first use, runs one cycle, and keeps syncing every
     /// `syncInterval` and after local writes. Throws `alreadyStarted` when already started;
     /// on any other failure the client stays stopped and can be started again.
-    public func start() async throws {
-        try await engine.start()
+    /// `options.initialSyncCompleted` is called once that first cycle has completed.
+    public func start(options: SyncOptions? = nil) async throws {
+        try await engine.start(options: options)
     }
 
     /// Runs a push-then-pull cycle now (merged with one already running) and returns when
@@ -33,6 +34,19 @@ extension SynchroClient {
     /// won (the server's version then replaces the local row).
     public func onConflict(_ callback: @escaping @Sendable (ConflictEvent) -> Void) -> SynchroCancellable {
         engine.conflictHandlers.add(callback)
+    }
+
+    /// Calls `callback` for every pushed change the server refused for good or lost to the
+    /// server's version, as it is recorded in `_synchro_rejected_mutations` (conflicts also go
+    /// to ``onConflict(_:)``). Rejections stay in that table until the app deletes them.
+    public func onMutationRejected(_ callback: @escaping @Sendable (MutationRejection) -> Void) -> SynchroCancellable {
+        engine.rejectionHandlers.add(callback)
+    }
+
+    /// The changes the server refused (or lost to its version) and not cleared yet, oldest
+    /// first: `_synchro_rejected_mutations` read for you.
+    public func rejectedMutations() throws -> [MutationRejection] {
+        try databaseOperation { try database.read { db in try RejectedMutations.all(in: db) } }
     }
 
     /// Asks before a full resync that replaces the synced tables (after the server compacted

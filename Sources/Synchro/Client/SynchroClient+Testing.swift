@@ -19,6 +19,21 @@ extension SynchroClient {
         engine.schema.withLock { $0 = schema }
     }
 
+    /// Applies a protocol-2 pull page as the engine does (rows, provenance, cursors, and on a
+    /// last page the checksums checked against the rows held); returns the scopes whose
+    /// checksum did not match. `scopes` are added first, as a connect would.
+    @_spi(Testing)
+    public func applyPullPage(_ page: ScopedPullResponse, adding scopes: [String] = []) throws -> [String] {
+        let schema = try engine.currentSchema()
+        let applier = RecordApplier(schema: schema)
+        return try databaseOperation {
+            try database.write { db in
+                for scope in scopes { try ScopeState.add(scope, in: db) }
+                return try SyncEngine.apply(page, schema: schema, applier: applier, in: db)
+            }
+        }
+    }
+
     /// Applies records as one pull page does: in one transaction, under the sync lock,
     /// skipping records with pending changes or newer local rows.
     @_spi(Testing)

@@ -24,9 +24,13 @@ public final class SynchroClient: Sendable {
     let database: DatabasePool
     let engine: SyncEngine
     let observations: ObservationQueue
+    /// Set once `close()` has closed the file: a closed GRDB connection must not be touched
+    /// again (it crashes), and closing twice is allowed.
+    private let closed = Locked(false)
 
-    /// Opens (or creates) the database at `config.dbPath`. The synced tables are those of
-    /// the schema last fetched from the server; a new database has none until `start()`.
+    /// Opens (or creates) the database at `config.dbPath` — from `config.seedDatabasePath`
+    /// when nothing is there yet. The synced tables are those of the schema last fetched from
+    /// the server (or the seed's); a new database has none until `start()`.
     public convenience init(config: SynchroConfig) throws {
         try self.init(config: config, transport: URLSessionTransport())
     }
@@ -41,10 +45,13 @@ public final class SynchroClient: Sendable {
         // Sync and app writes wait for each other instead of failing.
         configuration.busyMode = .timeout(10)
         do {
+            try SeedDatabase.copyIfNeeded(from: config.seedDatabasePath, to: config.dbPath, logger: config.logger)
             let pool = try DatabasePool(path: config.dbPath, configuration: configuration)
             let schema = try pool.write { db -> LocalSchema? in
                 try MetaStore.install(in: db)
                 try ScopeState.install(in: db)
+                try RejectedMutations.install(in: db)
+                try SeedDatabase.adoptOfficialFormat(in: db)
                 return try LocalSchema.load(from: db)?.schema
             }
             database = pool
@@ -61,9 +68,20 @@ public final class SynchroClient: Sendable {
     public func close() throws {
         engine.stop()
         observations.cancelAll()
+        // Claimed atomically: two threads closing at once close the file once.
+        let claimed = closed.withLock { closed -> Bool in
+            defer { closed = true }
+            return !closed
+        }
+        guard claimed else { return }
+        // GRDB closes the writer before the readers, so SQLite never folds the WAL back into
+        // the file on close; done here, the file alone is the whole database (a copy of it
+        // can seed another device). Busy readers only make it partial: not an error.
+        _ = try? database.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
         do {
             try database.close()
         } catch {
+            closed.withLock { $0 = false }
             throw SynchroError.databaseError(underlying: error)
         }
     }

@@ -28,7 +28,13 @@ public struct SynchroConfig: Sendable {
     public var pullPageSize: Int
     /// Pending changes per push request (capped at 1000).
     public var pushBatchSize: Int
-    /// Records per snapshot page (capped at 1000).
+    /// A database file to start from when none exists at `dbPath` (bundled with the app, made
+    /// by the Synchro seed generator or copied from a synced client): it is copied to `dbPath`
+    /// at `init` (without `-wal`/`-shm` files), readable and writable offline at once, and
+    /// reconciled at `start()`. Ignored when `dbPath` exists or the seed file does not.
+    public var seedDatabasePath: String?
+    /// Records per snapshot page (capped at 1000), with a protocol-1 server. A protocol-2
+    /// rebuild pages by `pullPageSize`, as the official 0.3.0 client does.
     public var snapshotPageSize: Int
     /// Where sync reports what it does: each request at debug, cycles at info (what was
     /// pushed and pulled), retries at info, failures at error. Never the token or a record's
@@ -48,6 +54,7 @@ public struct SynchroConfig: Sendable {
         maxRetryAttempts: Int = 5,
         pullPageSize: Int = 100,
         pushBatchSize: Int = 100,
+        seedDatabasePath: String? = nil,
         snapshotPageSize: Int = 100,
         logger: Logger = .selfdbDisabled
     ) {
@@ -63,6 +70,7 @@ public struct SynchroConfig: Sendable {
         self.maxRetryAttempts = maxRetryAttempts
         self.pullPageSize = pullPageSize
         self.pushBatchSize = pushBatchSize
+        self.seedDatabasePath = seedDatabasePath
         self.snapshotPageSize = snapshotPageSize
     }
 

@@ -49,6 +49,13 @@ extension FailureKind {
         return false
     }
 
+    /// A push the server failed as a whole (500): Synchro 0.3.0's answer to a batch in which one
+    /// mutation's write fails in its database.
+    static func isBatchRollback(_ error: any Error) -> Bool {
+        if case SelfDBError.internalServerError = error { return true }
+        return false
+    }
+
     init(_ error: any Error) {
         switch error {
         case let error as SelfDBError:

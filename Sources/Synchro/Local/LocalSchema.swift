@@ -53,9 +53,14 @@ struct LocalSchema: Sendable, Equatable {
     func install(in db: Database, replacing old: LocalSchema?) throws {
         for table in tables {
             if try db.tableExists(table.name) {
-                let existing = Set(try db.columns(in: table.name).map { $0.name.lowercased() })
-                for column in table.columns where !existing.contains(column.name.lowercased()) {
-                    try db.execute(sql: "ALTER TABLE \(table.name.quotedDatabaseIdentifier) ADD COLUMN \(definition(of: column, in: table))")
+                let existing = try db.columns(in: table.name)
+                if try needsRebuild(table, existing: existing, in: db) {
+                    try rebuild(table, existing: existing, in: db)
+                } else {
+                    let names = Set(existing.map { $0.name.lowercased() })
+                    for column in table.columns where !names.contains(column.name.lowercased()) {
+                        try db.execute(sql: "ALTER TABLE \(table.name.quotedDatabaseIdentifier) ADD COLUMN \(definition(of: column, in: table))")
+                    }
                 }
             } else {
                 let columns = table.columns.map { definition(of: $0, in: table) }
@@ -75,7 +80,7 @@ struct LocalSchema: Sendable, Equatable {
     /// defaults and checks its own constraints); text keys and parent keys compare without
     /// case, so the upper-case `UUID().uuidString` an app writes and the lower-case id the
     /// server returns are one record, and joins between them work.
-    private func definition(of column: LocalTable.Column, in table: LocalTable) -> String {
+    func definition(of column: LocalTable.Column, in table: LocalTable) -> String {
         var parts = [column.name.quotedDatabaseIdentifier]
         if !column.affinity.isEmpty { parts.append(column.affinity) }
         if column.affinity == "TEXT", column.name == table.primaryKey || column.name == table.parentKey {

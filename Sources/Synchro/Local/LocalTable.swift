@@ -73,9 +73,11 @@ struct LocalTable: Sendable, Equatable {
         columns.first { $0.name == name }
     }
 
-    /// Any text SQLite can quote; NUL and empty names are refused.
+    /// Any text SQLite can quote; empty names, NUL and double quotes are refused (GRDB's
+    /// `quotedDatabaseIdentifier` does not double a `"`, so a server could otherwise put SQL
+    /// into the local DDL through a name).
     static func isUsableName(_ name: String) -> Bool {
-        !name.isEmpty && !name.contains("\0") && name.utf8.count <= 128
+        !name.isEmpty && !name.contains("\0") && !name.contains("\"") && name.utf8.count <= 128
     }
 
     /// The default when it is a plain literal: a number, a quoted string, NULL, TRUE or

@@ -10,6 +10,8 @@ enum PushSettlement {
     struct Outcome {
         var conflicts: [ConflictEvent] = []
         var rejected: [PushResult] = []
+        /// Conflicts and terminal rejections, as recorded in `_synchro_rejected_mutations`.
+        var rejections: [MutationRejection] = []
         var retryable = 0
     }
 
@@ -35,6 +37,7 @@ enum PushSettlement {
                     try rebase(pending, operation: continuation(sent: outgoing.change.operation, now: current.operation), base: timestamp, in: db)
                 }
             case .conflict:
+                outcome.rejections.append(try record(result, of: pending, in: db))
                 if unchanged {
                     try PendingQueue.remove(pending, in: db)
                     if let server = result.serverVersion { try applier.overwrite(server, in: db) }
@@ -51,14 +54,18 @@ enum PushSettlement {
                     )
                 )
             case .rejectedTerminal:
+                outcome.rejections.append(try record(result, of: pending, in: db))
                 if unchanged {
                     try PendingQueue.remove(pending, in: db)
                     if let server = result.serverVersion {
                         try applier.overwrite(server, in: db)
-                    } else if outgoing.change.operation == .create {
+                    } else if outgoing.change.operation == .create, result.reasonCode != RejectedMutations.batchRolledBack {
                         // The server will never have this record (e.g. a comment whose task
                         // was created and deleted offline): keeping it would leave a row no
-                        // other device has. The app hears of it through `pushRejected`.
+                        // other device has. The app hears of it through `pushRejected`. A change
+                        // set aside after whole-batch failures keeps its row, as the official
+                        // client keeps every rejected row: its values are what the server could
+                        // not take, and the app may mend them.
                         try removeLocalRow(of: pending, in: table, db: db)
                     }
                 } else if current != nil {
@@ -71,6 +78,22 @@ enum PushSettlement {
             }
         }
         return outcome
+    }
+
+    /// Keeps the server's answer in `_synchro_rejected_mutations`, as the official client does.
+    private static func record(_ result: PushResult, of pending: PendingChange, in db: Database) throws -> MutationRejection {
+        let rejection = MutationRejection(
+            mutationID: RejectedMutations.mutationID(of: pending),
+            table: pending.table,
+            recordID: pending.recordID,
+            status: result.status.rawValue,
+            code: result.reasonCode ?? (result.status == .conflict ? "version_conflict" : "rejected"),
+            message: result.message,
+            serverRow: result.serverVersion?.data,
+            serverVersion: result.serverUpdatedAt ?? result.serverVersion?.updatedAt
+        )
+        try RejectedMutations.record(rejection, in: db)
+        return rejection
     }
 
     private static func key(_ table: String, _ id: String) -> String {

@@ -91,6 +91,7 @@ enum ProtocolTwoConversions {
             result.reasonCode = entry.code.rawValue
             result.message = entry.message
             result.serverVersion = entry.serverRow.map { record(table: change.tableName, id: change.id.lowercased(), row: $0, schema: schema) }
+            result.serverUpdatedAt = entry.serverVersion
             rejected.append(result)
         }
         return PushResponse(accepted: accepted, rejected: rejected, checkpoint: 0, serverTime: response.serverTime, schemaVersion: schema.version, schemaHash: schema.hash)

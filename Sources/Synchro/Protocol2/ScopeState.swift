@@ -88,7 +88,8 @@ enum ScopeState {
     }
 
     /// Deletes the live rows of the synced tables that no scope holds and no local change
-    /// needs. Only right when every scope is complete (just rebuilt, or its checksum matched);
+    /// needs, and whose rejection the app has not cleared yet (it keeps a refused row to mend
+    /// it). Only right when every scope is complete (just rebuilt, or its checksum matched);
     /// tombstones stay. Call with the sync lock held.
     static func pruneUnheld(schema: LocalSchema, in db: Database) throws {
         for table in schema.tables {
@@ -98,8 +99,9 @@ enum ScopeState {
                     DELETE FROM \(table.name.quotedDatabaseIdentifier) WHERE \(table.deletedAt.quotedDatabaseIdentifier) IS NULL
                     AND NOT EXISTS (SELECT 1 FROM _synchro_scope_rows WHERE table_name = ? AND record_id = \(key))
                     AND NOT EXISTS (SELECT 1 FROM _synchro_pending WHERE table_name = ? AND record_id = \(key) COLLATE NOCASE)
+                    AND NOT EXISTS (SELECT 1 FROM _synchro_rejected_mutations WHERE table_name = ? AND record_id = \(key) COLLATE NOCASE)
                     """,
-                arguments: [table.name, table.name]
+                arguments: [table.name, table.name, table.name]
             )
         }
     }

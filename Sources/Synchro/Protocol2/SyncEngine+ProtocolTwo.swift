@@ -110,7 +110,9 @@ extension SyncEngine {
             }
         }
         let applier = RecordApplier(schema: schema)
-        let limit = SynchroConfig.clamped(config.snapshotPageSize)
+        // The official 0.3.0 client pages rebuilds by `pullPageSize` (its config has no
+        // snapshot page size any more); `snapshotPageSize` is protocol 1's.
+        let limit = SynchroConfig.clamped(config.pullPageSize)
         let generation = try await database.write { db in try ScopeState.beginRebuild(scope, in: db) }
         var cursor: String?
         for _ in 0..<1_000_000 {
@@ -172,27 +174,7 @@ extension SyncEngine {
             if page.hasMore != (page.checksums == nil) {
                 throw SynchroError.invalidResponse(message: "pull: checksums must come exactly on the last page")
             }
-            let mismatched = try await database.write { db -> [String] in
-                try MetaStore.withSyncLock(db) {
-                    for change in page.changes { try apply(change, schema: schema, applier: applier, in: db) }
-                    for (scope, cursor) in page.scopeCursors { try ScopeState.setCursor(cursor, for: scope, in: db) }
-                    for removed in page.scopeUpdates.remove { try ScopeState.remove(removed, schema: schema, in: db) }
-                    for added in page.scopeUpdates.add { try ScopeState.add(added.id, in: db) }
-                    try MetaStore.set(.scopeSetVersion, String(page.scopeSetVersion), in: db)
-                    for scope in page.rebuild { try ScopeState.setCursor(nil, for: scope, in: db) }
-                    var mismatched: [String] = []
-                    for (scope, sent) in page.checksums ?? [:] where !page.rebuild.contains(scope) {
-                        guard let expected = ScopeChecksum.parse(sent) else {
-                            throw SynchroError.invalidResponse(message: "pull: scope \(scope) has checksum '\(sent)'")
-                        }
-                        if try ScopeState.localChecksum(scope, in: db) != expected {
-                            try ScopeState.setCursor(nil, for: scope, in: db)
-                            mismatched.append(scope)
-                        }
-                    }
-                    return mismatched
-                }
-            }
+            let mismatched = try await database.write { db in try Self.apply(page, schema: schema, applier: applier, in: db) }
             if !page.changes.isEmpty { config.logger.info("sync pulled \(page.changes.count) change\(page.changes.count == 1 ? "" : "s")") }
             for scope in mismatched { config.logger.info("sync: scope \(scope) does not match the server's checksum; rebuilding it") }
             if !page.rebuild.isEmpty || !mismatched.isEmpty || !page.scopeUpdates.add.isEmpty {
@@ -207,10 +189,35 @@ extension SyncEngine {
         }
     }
 
+    /// Applies one pull page in one transaction, under the sync lock: its rows and provenance,
+    /// cursors and scope changes; on the last page, each scope's checksum against the rows
+    /// held. Returns the scopes whose checksum did not match (their cursors are now null).
+    static func apply(_ page: ScopedPullResponse, schema: LocalSchema, applier: RecordApplier, in db: Database) throws -> [String] {
+        try MetaStore.withSyncLock(db) {
+            for change in page.changes { try apply(change, schema: schema, applier: applier, in: db) }
+            for (scope, cursor) in page.scopeCursors { try ScopeState.setCursor(cursor, for: scope, in: db) }
+            for removed in page.scopeUpdates.remove { try ScopeState.remove(removed, schema: schema, in: db) }
+            for added in page.scopeUpdates.add { try ScopeState.add(added.id, in: db) }
+            try MetaStore.set(.scopeSetVersion, String(page.scopeSetVersion), in: db)
+            for scope in page.rebuild { try ScopeState.setCursor(nil, for: scope, in: db) }
+            var mismatched: [String] = []
+            for (scope, sent) in page.checksums ?? [:] where !page.rebuild.contains(scope) {
+                guard let expected = ScopeChecksum.parse(sent) else {
+                    throw SynchroError.invalidResponse(message: "pull: scope \(scope) has checksum '\(sent)'")
+                }
+                if try ScopeState.localChecksum(scope, in: db) != expected {
+                    try ScopeState.setCursor(nil, for: scope, in: db)
+                    mismatched.append(scope)
+                }
+            }
+            return mismatched
+        }
+    }
+
     /// One pulled change. An upsert brings the row; a delete with a tombstone keeps the row
     /// as deleted; a delete without a row, or with a live one (the row left this scope but
     /// lives on: 0.3.0 sends it so), only means this scope no longer holds it.
-    private func apply(_ change: ChangeRecord, schema: LocalSchema, applier: RecordApplier, in db: Database) throws {
+    private static func apply(_ change: ChangeRecord, schema: LocalSchema, applier: RecordApplier, in db: Database) throws {
         guard schema.table(change.table) != nil, let id = Self.recordID(change.pk, table: change.table, schema: schema) else { return }
         switch change.op {
         case .upsert:
@@ -249,12 +256,12 @@ extension SyncEngine {
 
     /// Sends one batch as protocol-2 mutations and answers in protocol 1's terms.
     func pushBatchV2(_ outgoing: [OutgoingChange], schema: LocalSchema) async throws -> PushResponse {
-        let sent = outgoing.map { (id: "\($0.pending.seq)-\(UUID().uuidString.prefix(8))", outgoing: $0) }
+        let sent = outgoing.map { (id: RejectedMutations.mutationID(of: $0.pending), outgoing: $0) }
         let mutations = sent.map { ProtocolTwoConversions.mutation($0.outgoing, id: $0.id, schema: schema) }
         let response = try await apiV2.sync.push(
             MutationPushRequest(
                 clientId: config.clientID,
-                batchId: "\(sent.first?.id ?? "")|\(sent.last?.id ?? "")",
+                batchId: UUID().uuidString.lowercased(),
                 schema: SchemaRef(version: schema.version, hash: schema.hash),
                 mutations: mutations
             )

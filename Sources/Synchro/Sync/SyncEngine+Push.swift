@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SelfDBRuntime
 
 extension SyncEngine {
     /// Pushes every pending change, parents' tables first, in batches of `pushBatchSize`.
@@ -11,10 +12,11 @@ extension SyncEngine {
         let batchSize = SynchroConfig.clamped(config.pushBatchSize)
         var watermark: Int64 = 0
         var rejected: [PushResult] = []
+        var isolation = BatchIsolation()
         while true {
             let after = watermark
             let round = try await database.read { db in try PendingQueue.round(after: after, rank: rank, in: db) }
-            guard !round.keys.isEmpty else { return rejected }
+            guard !round.keys.isEmpty else { return rejected + (try await setAside(isolation, schema: schema, applier: applier)) }
             watermark = round.highest
             var start = 0
             while start < round.keys.count {
@@ -22,30 +24,112 @@ extension SyncEngine {
                 start += batchSize
                 let outgoing = try await database.write { db in try PendingQueue.prepare(keys, schema: schema, in: db) }
                 guard !outgoing.isEmpty else { continue }
-                let response =
-                    protocolVersion.current == 2
-                    ? try await pushBatchV2(outgoing, schema: schema)
-                    : try await api.sync.push(
-                        PushRequest(
-                            clientId: config.clientID,
-                            changes: outgoing.map(\.change),
-                            schemaVersion: schema.version,
-                            schemaHash: schema.hash
-                        )
-                    )
-                let outcome = try await database.write { db in
-                    try MetaStore.withSyncLock(db) {
-                        try PushSettlement.settle(response, sent: outgoing, schema: schema, applier: applier, in: db)
-                    }
-                }
-                rejected += outcome.rejected
-                config.logger.info(
-                    "sync pushed \(outgoing.count) change\(outgoing.count == 1 ? "" : "s"), \(outcome.rejected.count) rejected, \(outcome.conflicts.count) conflict\(outcome.conflicts.count == 1 ? "" : "s")"
-                )
-                for event in outcome.conflicts {
-                    for handler in conflictHandlers.all { handler(event) }
-                }
+                rejected += try await pushIsolating(outgoing, schema: schema, applier: applier, tries: 2, isolation: &isolation)
             }
         }
+    }
+
+    /// What a cycle's pushes learned about the server's whole-batch failures.
+    struct BatchIsolation {
+        /// The server answered a push this cycle: it works, so a change it fails on alone is
+        /// that change's fault.
+        var serverAnswered = false
+        /// The changes the server failed on alone, with its answer, to be set aside at the
+        /// end of the cycle's pushes (once it is known whether the server took anything).
+        var suspects: [(change: OutgoingChange, failure: any Error)] = []
+    }
+
+    /// Sends `outgoing` and settles the answer.
+    ///
+    /// Synchro 0.3.0 rolls a whole push back, and answers 500, when one mutation's write fails
+    /// in its database (a value of the wrong type, a key that is not a UUID…), and it will do so
+    /// every time that batch is sent: the official client stops there, its queue blocked for
+    /// good. Here the batch is sent again after a backoff; if it fails again, each half is
+    /// pushed the same way, until the change it fails on is alone. That one is set aside as
+    /// rejected (`batch_rolled_back`, in `_synchro_rejected_mutations`, reported live), and
+    /// the rest go through. A change is set aside only once the server has accepted another
+    /// push in this cycle: a server that fails every push sets nothing aside, and the cycle
+    /// fails with its error as before.
+    private func pushIsolating(
+        _ outgoing: [OutgoingChange],
+        schema: LocalSchema,
+        applier: RecordApplier,
+        tries: Int,
+        isolation: inout BatchIsolation
+    ) async throws -> [PushResult] {
+        // Two changes failing alone before the server took anything: it is failing as a whole,
+        // and sending the rest one by one would only hammer it.
+        if !isolation.serverAnswered, isolation.suspects.count >= 2, let first = isolation.suspects.first { throw first.failure }
+        var failure: (any Error)?
+        // A single change is always tried twice before it can be set aside.
+        let tries = outgoing.count == 1 ? max(tries, 2) : tries
+        for attempt in 1...max(1, tries) {
+            do {
+                let response = try await send(outgoing, schema: schema)
+                isolation.serverAnswered = true
+                return try await settle(response, sent: outgoing, schema: schema, applier: applier)
+            } catch let error where FailureKind.isBatchRollback(error) {
+                failure = error
+                config.logger.info("sync: the server failed a push of \(outgoing.count) change\(outgoing.count == 1 ? "" : "s") as a whole (attempt \(attempt))")
+                if attempt < tries { try await Task.sleep(for: .seconds(Backoff.delay(afterAttempt: attempt, retryAfter: nil))) }
+            }
+        }
+        if outgoing.count > 1 {
+            let middle = outgoing.count / 2
+            var rejected = try await pushIsolating(Array(outgoing[..<middle]), schema: schema, applier: applier, tries: 1, isolation: &isolation)
+            rejected += try await pushIsolating(Array(outgoing[middle...]), schema: schema, applier: applier, tries: 1, isolation: &isolation)
+            return rejected
+        }
+        if let change = outgoing.first, let failure { isolation.suspects.append((change, failure)) }
+        return []
+    }
+
+    /// Sets aside the changes the server failed on alone, as rejected `batch_rolled_back` —
+    /// when it took other pushes this cycle; otherwise the server is failing as a whole, the
+    /// changes stay pending, and its error fails the cycle.
+    private func setAside(_ isolation: BatchIsolation, schema: LocalSchema, applier: RecordApplier) async throws -> [PushResult] {
+        guard let first = isolation.suspects.first else { return [] }
+        guard isolation.serverAnswered else { throw first.failure }
+        var rejected: [PushResult] = []
+        for (change, failure) in isolation.suspects {
+            config.logger.warning("sync: the server fails every push holding \(change.pending.table)/\(change.pending.recordID); setting it aside")
+            var result = PushResult(id: change.change.id, tableName: change.change.tableName, operation: change.change.operation, status: .rejectedTerminal)
+            result.reasonCode = RejectedMutations.batchRolledBack
+            result.message = "the server failed every push holding this change: \(SynchroError.from(failure, appVersion: config.appVersion))"
+            rejected += try await settle(
+                PushResponse(accepted: [], rejected: [result], checkpoint: 0, serverTime: Date(), schemaVersion: schema.version, schemaHash: schema.hash),
+                sent: [change],
+                schema: schema,
+                applier: applier
+            )
+        }
+        return rejected
+    }
+
+    /// One push request, in the protocol the server speaks.
+    private func send(_ outgoing: [OutgoingChange], schema: LocalSchema) async throws -> PushResponse {
+        if protocolVersion.current == 2 { return try await pushBatchV2(outgoing, schema: schema) }
+        return try await api.sync.push(
+            PushRequest(clientId: config.clientID, changes: outgoing.map(\.change), schemaVersion: schema.version, schemaHash: schema.hash)
+        )
+    }
+
+    /// Settles `response` in one transaction, then tells the app of conflicts and rejections.
+    private func settle(_ response: PushResponse, sent outgoing: [OutgoingChange], schema: LocalSchema, applier: RecordApplier) async throws -> [PushResult] {
+        let outcome = try await database.write { db in
+            try MetaStore.withSyncLock(db) {
+                try PushSettlement.settle(response, sent: outgoing, schema: schema, applier: applier, in: db)
+            }
+        }
+        config.logger.info(
+            "sync pushed \(outgoing.count) change\(outgoing.count == 1 ? "" : "s"), \(outcome.rejected.count) rejected, \(outcome.conflicts.count) conflict\(outcome.conflicts.count == 1 ? "" : "s")"
+        )
+        for event in outcome.conflicts {
+            for handler in conflictHandlers.all { handler(event) }
+        }
+        for rejection in outcome.rejections {
+            for handler in rejectionHandlers.all { handler(rejection) }
+        }
+        return outcome.rejected
     }
 }

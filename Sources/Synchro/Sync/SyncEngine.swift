@@ -36,6 +36,7 @@ final class SyncEngine: Sendable {
     let statusHandlers = EventHandlers<@Sendable (SyncStatus) -> Void>()
     let conflictHandlers = EventHandlers<@Sendable (ConflictEvent) -> Void>()
     let snapshotHandlers = EventHandlers<@Sendable () async -> Bool>()
+    let rejectionHandlers = EventHandlers<@Sendable (MutationRejection) -> Void>()
     let state = Locked(State())
     /// The synced tables as last installed; nil until the schema is known.
     let schema: Locked<LocalSchema?>
@@ -74,7 +75,7 @@ final class SyncEngine: Sendable {
 
     // MARK: - Control
 
-    func start() async throws {
+    func start(options: SyncOptions? = nil) async throws {
         let claimed = state.withLock { state -> Bool in
             guard state.phase == .stopped else { return false }
             state.phase = .starting
@@ -85,7 +86,14 @@ final class SyncEngine: Sendable {
             try await bootstrap()
             state.withLock { $0.phase = .running }
             startTimer()
-            try await requestCycle()
+            do {
+                try await requestCycle()
+            } catch let error as SynchroError where isPushRejection(error) {
+                // The cycle completed (pulled too); only some changes were refused for good.
+                options?.initialSyncCompleted?()
+                throw error
+            }
+            options?.initialSyncCompleted?()
         } catch let error as SynchroError where isPushRejection(error) {
             throw error
         } catch {
