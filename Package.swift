@@ -149,9 +149,34 @@ let package = Package(
         ),
 
         // MARK: Emulator
+        // What the SelfDB emulator and its Synchro server share: the JSON value, SQL identifier
+        // quoting, HS256, timestamps, `Locked`. `package` access only; not a product.
+        .target(
+            name: "EmulatorSupport",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        // The Synchro sync server the emulator mounts on `/sync/*`: protocol 1 and 2 each in
+        // their folder over one store and one conflict rule. Part of the SelfDBEmulator
+        // product, which re-exports its few public types; not a product of its own.
+        .target(
+            name: "SynchroEmulator",
+            dependencies: [
+                "EmulatorSupport",
+                "SelfDBSpec",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .target(
             name: "SelfDBEmulator",
             dependencies: [
+                "EmulatorSupport",
+                "SynchroEmulator",
                 "SelfDBSpec",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -202,6 +227,8 @@ let package = Package(
             name: "SelfDBEmulatorTests",
             dependencies: [
                 "SelfDBEmulator",
+                "EmulatorSupport",
+                "SynchroEmulator",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,4 +1,5 @@
 import Foundation
+import SynchroEmulator
 
 extension SelfDBEmulator {
     /// The account the emulator makes sure exists (with role ADMIN) when it starts.

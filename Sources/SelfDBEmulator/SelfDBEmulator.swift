@@ -1,3 +1,4 @@
+import EmulatorSupport
 import Foundation
 import GRDB
 import Hummingbird
@@ -6,6 +7,7 @@ import HummingbirdWebSocket
 import Logging
 import NIOCore
 import SelfDBSpec
+import SynchroEmulator
 
 /// A local server that speaks SelfDB v0.0.5's wire protocol on an embedded SQLite
 /// database, bound to 127.0.0.1.
@@ -82,7 +84,13 @@ public final class SelfDBEmulator: Sendable {
     /// Opens (or creates) the data directory, makes sure the admin account exists and
     /// starts serving. Returns once the port is bound.
     public static func start(_ configuration: Configuration) async throws -> SelfDBEmulator {
-        let syncSchema = try SynchroServer.schema(for: configuration)
+        let syncConfiguration = SyncServerConfiguration(configuration)
+        let syncSchema: SyncSchema?
+        do {
+            syncSchema = try SynchroServer.schema(for: syncConfiguration)
+        } catch {
+            throw StartError(error)
+        }
         let ownsDirectory = configuration.dataDirectory == nil
         let directory =
             configuration.dataDirectory
@@ -95,7 +103,9 @@ public final class SelfDBEmulator: Sendable {
         let database = try EmulatorDatabase(path: directory.appendingPathComponent("selfdb.sqlite").path)
         let jwt = JSONWebToken(secret: try database.persistentSecret(named: "jwt_secret"))
         let synchro = try syncSchema.map {
-            try SynchroServer(schema: $0, configuration: configuration, directory: directory, emulatorTokens: jwt)
+            try SynchroServer(schema: $0, configuration: syncConfiguration, directory: directory) { token, now in
+                jwt.verify(token, now: now)?.subject
+            }
         }
         let services = EmulatorServices(
             configuration: configuration,

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import EmulatorSupport
 @testable import SelfDBEmulator
 
 @Suite("API key and authentication")

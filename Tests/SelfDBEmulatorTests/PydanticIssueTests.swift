@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import EmulatorSupport
 @testable import SelfDBEmulator
 
 /// 422 bodies matched field for field where a real SelfDB v0.0.5's pydantic error carries a

@@ -1,3 +1,4 @@
+import EmulatorSupport
 import Foundation
 
 /// HS256 JSON Web Tokens with exactly SelfDB's claims: `sub`, `role`, `exp`.

@@ -1,4 +1,5 @@
 import Crypto
+import EmulatorSupport
 import Foundation
 import GRDB
 

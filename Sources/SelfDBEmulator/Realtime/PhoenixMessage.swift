@@ -1,3 +1,5 @@
+import EmulatorSupport
+
 /// One Phoenix Channels message, independent of how it is framed on the socket.
 struct PhoenixMessage: Sendable, Equatable {
     var joinRef: JSONValue

@@ -1,3 +1,4 @@
+import EmulatorSupport
 import Foundation
 import NIOWebSocket
 

@@ -1,3 +1,4 @@
+import EmulatorSupport
 import Hummingbird
 
 /// An error answer in SelfDB's shape: `{"detail": "text"}` or, for validation failures,

@@ -1,3 +1,4 @@
+import EmulatorSupport
 import Hummingbird
 
 /// One matched request, handed to a route handler with everything already read.

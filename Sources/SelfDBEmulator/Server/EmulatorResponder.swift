@@ -1,5 +1,7 @@
+import EmulatorSupport
 import Foundation
 import Hummingbird
+import SynchroEmulator
 
 /// The front door every HTTP request goes through: injected faults, the API key, routing,
 /// body limits, error mapping, and the request log.
@@ -16,7 +18,8 @@ struct EmulatorResponder: HTTPResponder {
         var response: Response
         if let synchro = services.synchro, synchro.handles(path: path) {
             // Synchro: its own auth (no X-API-Key), error shapes and fault shapes.
-            response = await synchro.respond(to: request, path: path, controls: services.controls)
+            let fault = services.controls.takeFault(method: method, path: path)
+            response = await synchro.respond(to: request, path: path, fault: fault.map { ($0.status, $0.retryAfter, $0.detail) })
         } else if let fault = services.controls.takeFault(method: method, path: path) {
             await drain(request.body)
             response = Self.response(for: fault)

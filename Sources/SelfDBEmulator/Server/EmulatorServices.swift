@@ -1,4 +1,5 @@
 import Foundation
+import SynchroEmulator
 
 /// Everything a route handler needs, shared by all requests of one running emulator.
 final class EmulatorServices: Sendable {

@@ -1,3 +1,4 @@
+import EmulatorSupport
 import Hummingbird
 
 /// Handles one matched request.

@@ -1,3 +1,4 @@
+import EmulatorSupport
 import GRDB
 
 /// A row of `_selfdb_files`: one stored object.

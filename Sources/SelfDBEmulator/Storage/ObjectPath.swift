@@ -1,3 +1,5 @@
+import EmulatorSupport
+
 /// Object paths inside a bucket, and SelfDB's renaming of duplicates.
 enum ObjectPath {
     /// The path without a leading `/`; nil for empty paths or `.`/`..` segments.

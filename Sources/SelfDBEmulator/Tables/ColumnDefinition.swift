@@ -1,3 +1,5 @@
+import EmulatorSupport
+
 /// One column of a user table as the emulator keeps it (in `_selfdb_tables.columns`).
 struct ColumnDefinition: Sendable, Codable, Equatable {
     var name: String

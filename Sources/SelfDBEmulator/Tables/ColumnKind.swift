@@ -1,3 +1,5 @@
+import EmulatorSupport
+
 /// What a `table_schema` type means, independent of how the client spelt it.
 ///
 /// SelfDB maps a handful of friendly names to Postgres types and passes anything else

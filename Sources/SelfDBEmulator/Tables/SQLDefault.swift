@@ -1,3 +1,5 @@
+import EmulatorSupport
+
 /// Turns a column default given as raw SQL (SelfDB passes it straight to Postgres, so a
 /// text default arrives as `'x'`) into a literal that is safe to put in SQLite DDL.
 enum SQLDefault {

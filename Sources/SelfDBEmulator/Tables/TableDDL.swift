@@ -1,3 +1,4 @@
+import EmulatorSupport
 import GRDB
 
 /// Creates and reshapes the real SQLite tables behind user tables.

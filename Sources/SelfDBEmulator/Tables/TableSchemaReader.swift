@@ -1,3 +1,5 @@
+import EmulatorSupport
+
 /// Reads a `table_schema` (`{"col": {"type", "nullable", "default"}}`) into columns.
 enum TableSchemaReader {
     /// The columns, or the problem as pydantic would word a `field_validator` failure.

@@ -1,3 +1,4 @@
+import EmulatorSupport
 import Foundation
 
 /// The in-process knobs tests turn: request log, injected faults and token lifetime.

@@ -1,3 +1,4 @@
+import EmulatorSupport
 import GRDB
 
 /// User operations shared by the routes and by start-up.

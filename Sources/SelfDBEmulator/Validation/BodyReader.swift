@@ -1,3 +1,5 @@
+import EmulatorSupport
+
 /// Reads the fields of a JSON request body the way a pydantic model would, collecting
 /// every problem before failing so one 422 lists them all.
 struct BodyReader {

@@ -1,3 +1,5 @@
+import EmulatorSupport
+
 /// The paging, search and sort parameters the list endpoints share.
 struct Listing: Sendable {
     var skip: Int64

@@ -1,3 +1,5 @@
+import EmulatorSupport
+
 /// The query string of a request, decoded the way Starlette decodes it (`+` is a space,
 /// percent escapes are UTF-8), with pydantic-style typed reads.
 struct QueryParameters: Sendable {
@@ -107,16 +109,5 @@ struct QueryParameters: Sendable {
         if !issues.isEmpty {
             throw APIError.validation(issues)
         }
-    }
-}
-
-extension StringProtocol {
-    /// The string without leading and trailing spaces, tabs and newlines.
-    var trimmingSpaces: String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
-            return ""
-        }
-        return String(self[first...last])
     }
 }

@@ -1,3 +1,5 @@
+import EmulatorSupport
+
 /// One entry of a FastAPI/pydantic 422 `detail` list: `{"type","loc","msg","input","ctx"?}`.
 struct ValidationIssue: Error, Sendable, Equatable {
     /// Where the bad value lives: `body`, `query` or `path`, then field names.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import EmulatorSupport
 @testable import SelfDBEmulator
 
 #if canImport(FoundationNetworking)

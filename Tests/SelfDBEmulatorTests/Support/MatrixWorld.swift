@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import EmulatorSupport
 @testable import SelfDBEmulator
 
 /// The people of the authorization matrix, and the fresh objects each cell acts on.

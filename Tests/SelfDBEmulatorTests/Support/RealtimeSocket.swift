@@ -3,6 +3,7 @@ import HummingbirdWSClient
 import Logging
 import NIOWebSocket
 
+@testable import EmulatorSupport
 @testable import SelfDBEmulator
 
 /// A WebSocket connection driven by a test: send text frames, await received ones.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import EmulatorSupport
 @testable import SelfDBEmulator
 
 /// The facts of Synchro's conformance corpus (`conformance/` at 0.3.0, commit 37ad227), asked of

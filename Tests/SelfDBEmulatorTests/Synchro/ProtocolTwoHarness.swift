@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
+@testable import EmulatorSupport
 @testable import SelfDBEmulator
+@testable import SynchroEmulator
 
 /// Starts an emulator speaking Synchro protocol 2 with the tasks spec.
 func withProtocolTwoEmulator<T>(

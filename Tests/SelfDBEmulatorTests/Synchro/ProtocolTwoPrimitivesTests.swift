@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
+@testable import EmulatorSupport
 @testable import SelfDBEmulator
+@testable import SynchroEmulator
 
 /// The pieces of Synchro protocol 2 that must match the real 0.3.0 server bit for bit: row and
 /// scope checksums (the contract's test vectors), scope cursors (valid, stale, invalid), the

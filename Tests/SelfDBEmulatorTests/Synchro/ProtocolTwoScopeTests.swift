@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
+@testable import EmulatorSupport
 @testable import SelfDBEmulator
+@testable import SynchroEmulator
 
 /// The scope keys of the spec on the emulator's protocol-2 server, spoken to over loopback:
 /// shared scopes, scope queries that put a record in several users' scopes, and column

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
+@testable import EmulatorSupport
 @testable import SelfDBEmulator
+@testable import SynchroEmulator
 
 /// The emulator's protocol-2 server, spoken to over loopback as a client would
 /// (`shared/contracts/synchro-v2.md` §2–§4).

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import SelfDBEmulator
+@testable import SynchroEmulator
 
 @Suite("Synchro server: last-write-wins")
 struct SynchroConflictTests {

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
+@testable import EmulatorSupport
 @testable import SelfDBEmulator
+@testable import SynchroEmulator
 
 @Suite("Synchro server: push")
 struct SynchroPushTests {

@@ -1,0 +1,163 @@
+import EmulatorSupport
+import GRDB
+import Hummingbird
+
+extension ProtocolTwoServer {
+    /// One change-log entry read for a pull page.
+    private struct LogEntry {
+        var sequence: Int64
+        var scope: String
+        var table: String
+        var recordID: String
+        var operation: String
+    }
+
+    /// `POST /sync/pull` (§3.3): the changes of the client's scopes after their cursors, a page
+    /// at a time; on the last page the checksum of every scope served.
+    func pull(_ body: ProtocolTwoBody, user: String) throws -> Response {
+        let sentSchema = try body.schemaRef()
+        _ = try body.int64("scope_set_version")
+        let sent = try body.scopeCursors("scopes")
+        let limit = try body.limit()
+        try checkSchema(sentSchema)
+        let tokens = self.tokens
+        return try pool.read { db in
+            let client = try ProtocolTwoStore.activeClient(user: user, clientID: body.clientID, in: db)
+            let sentByScope = Dictionary(sent.map { ($0.scope, $0.cursor) }, uniquingKeysWith: { first, _ in first })
+            let active = client.scopes.filter { sentByScope.keys.contains($0) }
+            let oldestEntry = try ProtocolTwoStore.minimumSequence(in: db)
+            let logIsEmpty = oldestEntry == nil
+            let oldest = oldestEntry ?? 0
+            var rebuild: [String] = []
+            var checkpoints: [String: Int64] = [:]
+            for scope in active {
+                guard let cursor = sentByScope[scope] ?? nil else {
+                    if logIsEmpty { checkpoints[scope] = 0 } else { rebuild.append(scope) }
+                    continue
+                }
+                switch tokens.verify(cursor, scope: scope) {
+                case .stale:
+                    rebuild.append(scope)
+                case .invalid(let reason):
+                    throw SyncError.invalidRequest("scope \(scope) cursor is invalid: \(reason)")
+                case .valid(let checkpoint):
+                    // Entries after it may have been compacted away: the real server's
+                    // test, which also sends a cursor just below the oldest entry to rebuild.
+                    if !logIsEmpty, checkpoint > 0, checkpoint < oldest {
+                        rebuild.append(scope)
+                    } else {
+                        checkpoints[scope] = checkpoint
+                    }
+                }
+            }
+            let served = active.filter { checkpoints[$0] != nil }
+            var entries = try Self.entries(after: checkpoints, limit: limit + 1, in: db)
+            let hasMore = entries.count > limit
+            if hasMore { entries.removeLast(entries.count - limit) }
+
+            var changes: [JSONValue] = []
+            var cursors = JSONObject()
+            // Each scope's cursor goes to its highest entry of the page: a record's latest entry
+            // stands at its first entry's place, so the last one listed need not be the highest.
+            var reached: [String: Int64] = [:]
+            for entry in Self.deduplicated(entries) {
+                reached[entry.scope] = max(reached[entry.scope] ?? 0, entry.sequence)
+                if let change = try change(for: entry, in: db) { changes.append(change) }
+            }
+            for (scope, sequence) in reached.sorted(by: { $0.key < $1.key }) {
+                cursors[scope] = .string(tokens.issue(scope: scope, checkpoint: sequence))
+            }
+            var object = JSONObject()
+            object["changes"] = .array(changes)
+            object["scope_set_version"] = .int(client.scopeSetVersion)
+            object["scope_cursors"] = .object(cursors)
+            let sentIDs = Set(sentByScope.keys)
+            object["scope_updates"] = Self.delta(add: client.scopes.filter { !sentIDs.contains($0) }, remove: sentIDs.subtracting(client.scopes).sorted())
+            object["rebuild"] = .array(rebuild.map(JSONValue.string))
+            object["has_more"] = .bool(hasMore)
+            if !hasMore {
+                var checksums = JSONObject()
+                for scope in served {
+                    checksums[scope] = .string(String(try Self.scopeChecksum(scope, in: db)))
+                }
+                object["checksums"] = .object(checksums)
+            }
+            return .json(.object(object))
+        }
+    }
+
+    /// The XOR of the checksums of the scope's live memberships.
+    static func scopeChecksum(_ scope: String, in db: Database) throws -> Int32 {
+        let values = try Int64.fetchAll(db, sql: "SELECT checksum FROM _synchro2_memberships WHERE scope = ?", arguments: [scope])
+        return RowChecksum.combine(values.map { Int32(truncatingIfNeeded: $0) })
+    }
+
+    /// Every scope's entries after its own checkpoint, in sequence order, at most `limit`.
+    private static func entries(after checkpoints: [String: Int64], limit: Int, in db: Database) throws -> [LogEntry] {
+        guard !checkpoints.isEmpty else { return [] }
+        let scopes = checkpoints.keys.sorted()
+        let condition = Array(repeating: "(scope = ? AND seq > ?)", count: scopes.count).joined(separator: " OR ")
+        var arguments = StatementArguments()
+        for scope in scopes {
+            arguments += [scope, checkpoints[scope] ?? 0]
+        }
+        arguments += [limit]
+        return try Row.fetchAll(
+            db,
+            sql: "SELECT seq, scope, table_name, record_id, op FROM _synchro2_log WHERE \(condition) ORDER BY seq LIMIT ?",
+            arguments: arguments
+        ).map { LogEntry(sequence: $0["seq"], scope: $0["scope"], table: $0["table_name"], recordID: $0["record_id"], operation: $0["op"]) }
+    }
+
+    /// One entry per record and scope: the latest, at the place of its first appearance. The
+    /// real server's dedup ignores the scope, so a record in two of the client's scopes reaches
+    /// only one of them in that page and the other's checksum repairs it later (§9.11); here
+    /// each scope gets its own entry.
+    private static func deduplicated(_ entries: [LogEntry]) -> [LogEntry] {
+        var position: [String: Int] = [:]
+        var result: [LogEntry] = []
+        for entry in entries {
+            let key = entry.scope + "\u{0}" + entry.table + "\u{0}" + entry.recordID
+            if let index = position[key] {
+                result[index] = entry
+            } else {
+                position[key] = result.count
+                result.append(entry)
+            }
+        }
+        return result
+    }
+
+    /// The ChangeRecord for `entry`, read live; nil for an insert or update whose row is gone.
+    ///
+    /// A delete carries the row only when it is a tombstone (soft-deleted): a row that left
+    /// the scope but lives on is sent without it, as the protocol's spec says (the 0.3.0 server
+    /// sends it live, which its own Swift client cannot read).
+    private func change(for entry: LogEntry, in db: Database) throws -> JSONValue? {
+        guard let table = schema.table(entry.table) else { return nil }
+        let row = try SyncRowStore.find(table, id: entry.recordID, in: db)
+        var object = JSONObject()
+        object["scope"] = .string(entry.scope)
+        object["table"] = .string(entry.table)
+        object["pk"] = [table.primaryKey: .string(entry.recordID)]
+        if entry.operation == "delete" {
+            object["op"] = "delete"
+            if let row, row.isDeleted {
+                let wire = ScopeMembership.wireRow(row, table)
+                object["row"] = wire
+                object["row_checksum"] = .int(Int64(RowChecksum.of(wire)))
+            }
+            object["server_version"] = .string(row.flatMap(ScopeMembership.serverVersion) ?? String(entry.sequence))
+            return .object(object)
+        }
+        // A row soft-deleted since is still sent as an upsert, as the real server does (its
+        // delete entry follows).
+        guard let row else { return nil }
+        let wire = ScopeMembership.wireRow(row, table)
+        object["op"] = "upsert"
+        object["row"] = wire
+        object["row_checksum"] = .int(Int64(RowChecksum.of(wire)))
+        object["server_version"] = .string(ScopeMembership.serverVersion(row) ?? String(entry.sequence))
+        return .object(object)
+    }
+}

@@ -1,0 +1,62 @@
+import EmulatorSupport
+import GRDB
+import Hummingbird
+
+extension ProtocolTwoServer {
+    /// `POST /sync/rebuild` (§3.4): one scope's live rows a page at a time, walking its
+    /// memberships in (table, record) order; the last page brings the scope's new cursor, at the
+    /// change log's current maximum, and its checksum. Not schema-checked.
+    func rebuild(_ body: ProtocolTwoBody, user: String) throws -> Response {
+        guard let scope = body.object["scope"]?.stringValue, !scope.isEmpty else { throw SyncError.badRequest("scope is required") }
+        let after = try body.optionalString("cursor")
+        let limit = try body.limit()
+        let tokens = self.tokens
+        return try pool.write { db in
+            let client = try ProtocolTwoStore.activeClient(user: user, clientID: body.clientID, in: db)
+            guard client.scopes.contains(scope) else { throw SyncError.invalidRequest("client is not subscribed to scope \(scope)") }
+            var condition = "scope = ?"
+            var arguments: StatementArguments = [scope]
+            // "<table>|<record_id>" of the last membership examined; without a "|" the walk
+            // starts again from the beginning, as the real server's does.
+            if let after, let bar = after.firstIndex(of: "|") {
+                condition += " AND (table_name > ? OR (table_name = ? AND record_id > ?))"
+                let table = String(after[..<bar])
+                arguments += [table, table, String(after[after.index(after: bar)...])]
+            }
+            arguments += [limit + 1]
+            var examined = try Row.fetchAll(
+                db,
+                sql: "SELECT table_name, record_id FROM _synchro2_memberships WHERE \(condition) ORDER BY table_name, record_id LIMIT ?",
+                arguments: arguments
+            ).map { (table: $0["table_name"] as String, id: $0["record_id"] as String) }
+            let hasMore = examined.count > limit
+            if hasMore { examined.removeLast() }
+            var records: [JSONValue] = []
+            for membership in examined {
+                guard let table = schema.table(membership.table), let row = try SyncRowStore.find(table, id: membership.id, in: db), !row.isDeleted else { continue }
+                let wire = ScopeMembership.wireRow(row, table)
+                var record = JSONObject()
+                record["table"] = .string(table.name)
+                record["pk"] = [table.primaryKey: .string(row.id)]
+                record["row"] = wire
+                record["row_checksum"] = .int(Int64(RowChecksum.of(wire)))
+                record["server_version"] = .string(ScopeMembership.serverVersion(row) ?? "0")
+                records.append(.object(record))
+            }
+            var object = JSONObject()
+            object["scope"] = .string(scope)
+            object["records"] = .array(records)
+            if hasMore, let last = examined.last {
+                object["cursor"] = .string("\(last.table)|\(last.id)")
+                object["has_more"] = true
+            } else {
+                object["cursor"] = .null
+                object["has_more"] = false
+                object["final_scope_cursor"] = .string(tokens.issue(scope: scope, checkpoint: try ProtocolTwoStore.maximumSequence(in: db)))
+                object["checksum"] = .string(String(try Self.scopeChecksum(scope, in: db)))
+                try ProtocolTwoStore.recordSync(user: user, clientID: body.clientID, in: db)
+            }
+            return .json(.object(object))
+        }
+    }
+}

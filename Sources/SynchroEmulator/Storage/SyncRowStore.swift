@@ -1,0 +1,77 @@
+import EmulatorSupport
+import GRDB
+
+/// Reads and writes the rows of synced tables. Identifiers are quoted; values are bound.
+/// Per-change statements are cached: a push of 1,000 changes spent most of its time
+/// compiling them.
+package enum SyncRowStore {
+    package static func find(_ table: SyncTable, id: String, in db: Database) throws -> StoredRow? {
+        let statement = try db.cachedStatement(
+            sql: "SELECT \(selection(table)) FROM \(SQLIdentifier.quote(table.storageName)) WHERE \(SQLIdentifier.quote(table.primaryKey)) = ?"
+        )
+        return try Row.fetchOne(statement, arguments: [id]).map { decode($0, table) }
+    }
+
+    /// The owner's live (not soft-deleted) rows with a key after `afterID`, by key.
+    static func livePage(_ table: SyncTable, owner: String, after afterID: String, limit: Int, in db: Database) throws -> [StoredRow] {
+        let key = SQLIdentifier.quote(table.primaryKey)
+        return try Row.fetchAll(
+            db,
+            sql: """
+                SELECT \(selection(table)) FROM \(SQLIdentifier.quote(table.storageName))
+                WHERE _synchro_owner = ? AND \(SQLIdentifier.quote(table.deletedAtColumn)) IS NULL AND \(key) > ?
+                ORDER BY \(key) LIMIT ?
+                """,
+            arguments: [owner, afterID, limit]
+        ).map { decode($0, table) }
+    }
+
+    /// Rows of `owner` (every owner when nil), soft-deleted ones only when asked.
+    package static func count(_ table: SyncTable, owner: String?, includeDeleted: Bool, in db: Database) throws -> Int {
+        var conditions: [String] = []
+        var arguments: StatementArguments = []
+        if let owner {
+            conditions.append("_synchro_owner = ?")
+            arguments += [owner]
+        }
+        if !includeDeleted {
+            conditions.append("\(SQLIdentifier.quote(table.deletedAtColumn)) IS NULL")
+        }
+        let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(SQLIdentifier.quote(table.storageName))\(filter)", arguments: arguments) ?? 0
+    }
+
+    static func insert(_ table: SyncTable, owner: String, values: [(column: String, value: DatabaseValue)], in db: Database) throws {
+        let names = ["_synchro_owner"] + values.map { SQLIdentifier.quote($0.column) }
+        try db.cachedStatement(
+            sql: "INSERT INTO \(SQLIdentifier.quote(table.storageName)) (\(names.joined(separator: ", "))) VALUES (\(databaseQuestionMarks(count: names.count)))"
+        ).execute(arguments: StatementArguments([owner.databaseValue] + values.map(\.value)))
+    }
+
+    static func update(_ table: SyncTable, id: String, values: [(column: String, value: DatabaseValue)], in db: Database) throws {
+        guard !values.isEmpty else { return }
+        let assignments = values.map { "\(SQLIdentifier.quote($0.column)) = ?" }.joined(separator: ", ")
+        try db.cachedStatement(
+            sql: "UPDATE \(SQLIdentifier.quote(table.storageName)) SET \(assignments) WHERE \(SQLIdentifier.quote(table.primaryKey)) = ?"
+        ).execute(arguments: StatementArguments(values.map(\.value) + [id.databaseValue]))
+    }
+
+    private static func selection(_ table: SyncTable) -> String {
+        (["_synchro_owner"] + table.columns.map { SQLIdentifier.quote($0.name) }).joined(separator: ", ")
+    }
+
+    private static func decode(_ row: Row, _ table: SyncTable) -> StoredRow {
+        var data = JSONObject()
+        for (index, column) in table.columns.enumerated() {
+            data[column.name] = SyncValueCoding.json(row[index + 1], for: column)
+        }
+        let id = data[table.primaryKey]?.stringValue ?? ""
+        return StoredRow(
+            id: id,
+            owner: row[0],
+            data: data,
+            updatedAt: data[table.updatedAtColumn]?.stringValue.flatMap(SyncTimestamp.init(parsing:)),
+            deletedAt: data[table.deletedAtColumn]?.stringValue.flatMap(SyncTimestamp.init(parsing:))
+        )
+    }
+}

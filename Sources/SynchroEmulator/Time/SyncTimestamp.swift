@@ -1,0 +1,127 @@
+import EmulatorSupport
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Synchro timestamps as whole milliseconds since 1970.
+///
+/// The server keeps and prints millisecond precision because the client sends milliseconds:
+/// a `base_updated_at` the client read from us must compare *equal* to what we stored, which
+/// it would not if we kept microseconds the client then truncated.
+struct SyncTimestamp: Sendable, Hashable, Comparable {
+    var milliseconds: Int64
+
+    static func < (lhs: SyncTimestamp, rhs: SyncTimestamp) -> Bool { lhs.milliseconds < rhs.milliseconds }
+
+    static func now() -> SyncTimestamp {
+        SyncTimestamp(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
+    }
+
+    func adding(milliseconds delta: Int64) -> SyncTimestamp {
+        SyncTimestamp(milliseconds: milliseconds + delta)
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS.mmmZ`; fixed width, so the stored text sorts chronologically.
+    var text: String {
+        var seconds = time_t(milliseconds.floorDivided(by: 1000))
+        let millis = Int(milliseconds - Int64(seconds) * 1000)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        return String(
+            format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ",
+            Int(parts.tm_year) + 1900,
+            Int(parts.tm_mon) + 1,
+            Int(parts.tm_mday),
+            Int(parts.tm_hour),
+            Int(parts.tm_min),
+            Int(parts.tm_sec),
+            millis
+        )
+    }
+
+    var json: JSONValue { .string(text) }
+
+    /// RFC 3339: `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`, any number of fraction digits
+    /// (cut to milliseconds). A space instead of `T` is accepted, as SQL prints it.
+    init?(parsing text: String) {
+        let bytes = Array(text.utf8)
+        var index = 0
+        func number(_ digits: Int) -> Int? {
+            guard index + digits <= bytes.count else { return nil }
+            var value = 0
+            for offset in 0..<digits {
+                let byte = bytes[index + offset]
+                guard (48...57).contains(byte) else { return nil }
+                value = value * 10 + Int(byte - 48)
+            }
+            index += digits
+            return value
+        }
+        func expect(_ characters: String) -> Bool {
+            guard index < bytes.count, characters.utf8.contains(bytes[index]) else { return false }
+            index += 1
+            return true
+        }
+        guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2),
+            (1...12).contains(month), (1...31).contains(day), expect("Tt "),
+            let hour = number(2), expect(":"), let minute = number(2), expect(":"), let second = number(2),
+            hour < 24, minute < 60, second < 61
+        else { return nil }
+        var millis = 0
+        if expect(".") {
+            var digits = 0
+            while index < bytes.count, (48...57).contains(bytes[index]) {
+                if digits < 3 { millis = millis * 10 + Int(bytes[index] - 48) }
+                digits += 1
+                index += 1
+            }
+            guard digits > 0 else { return nil }
+            for _ in digits..<max(digits, 3) { millis *= 10 }
+        }
+        var offsetSeconds = 0
+        if expect("Zz") {
+            offsetSeconds = 0
+        } else {
+            let sign: Int
+            if expect("+") { sign = 1 } else if expect("-") { sign = -1 } else { return nil }
+            guard let offsetHours = number(2), expect(":"), let offsetMinutes = number(2), offsetHours < 24, offsetMinutes < 60
+            else { return nil }
+            offsetSeconds = sign * (offsetHours * 3600 + offsetMinutes * 60)
+        }
+        guard index == bytes.count, let days = Self.daysSinceEpoch(year: year, month: month, day: day) else { return nil }
+        let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second - offsetSeconds)
+        milliseconds = seconds * 1000 + Int64(millis)
+    }
+
+    init(milliseconds: Int64) {
+        self.milliseconds = milliseconds
+    }
+
+    /// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm);
+    /// nil for a day the month does not have.
+    private static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int? {
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let monthLengths = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        guard day <= monthLengths[month - 1] else { return nil }
+        let shiftedYear = month <= 2 ? year - 1 : year
+        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
+        let yearOfEra = shiftedYear - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+}
+
+extension Int64 {
+    /// Division rounding towards negative infinity (for instants before 1970).
+    fileprivate func floorDivided(by divisor: Int64) -> Int64 {
+        let quotient = self / divisor
+        return (self % divisor != 0 && (self < 0) != (divisor < 0)) ? quotient - 1 : quotient
+    }
+}
