@@ -7,19 +7,29 @@ import Testing
 
 /// Seeded random histories: 2–4 devices of one user and a device of another user insert,
 /// update and delete tasks and comments, sync at random, go offline for a while, and live
-/// through emulator restarts. After a final sync round every device of a user holds exactly
-/// the server's live rows for that user — as a fresh device's snapshot shows them — and
-/// nothing of the other user.
+/// through emulator restarts. On protocol 2 they also share documents with each other (a
+/// record in several users' scopes, through a scope query over the members), leave them, and
+/// receive regions the server writes into a shared scope every client gets. After a final sync
+/// round every device of a user holds exactly the server's live rows for that user — as a fresh
+/// device's rebuild shows them — and nothing of the other user's own.
 @Suite("Convergence property", .serialized)
 struct ConvergencePropertyTests {
-    /// `SYNCHRO_HISTORIES` overrides how many histories run (and `SYNCHRO_SEED` the first seed).
-    static let histories = ProcessInfo.processInfo.environment["SYNCHRO_HISTORIES"].flatMap(Int.init) ?? 300
+    /// How many histories run: 160 on protocol 2 (each longer: shared documents and regions),
+    /// 100 on protocol 1, whose code has run these histories for several rounds (the suite's
+    /// time on CI is mostly here). `SYNCHRO_HISTORIES` overrides both (and `SYNCHRO_SEED` the
+    /// first seed): `SYNCHRO_HISTORIES=2000 swift test --filter ConvergencePropertyTests`.
+    static func histories(_ syncProtocol: SyncProtocol) -> Int {
+        ProcessInfo.processInfo.environment["SYNCHRO_HISTORIES"].flatMap(Int.init) ?? (syncProtocol == .two ? 160 : 100)
+    }
     static let firstSeed = ProcessInfo.processInfo.environment["SYNCHRO_SEED"].flatMap(UInt64.init) ?? 1
 
     @Test(arguments: SyncProtocol.allCases) func randomHistoriesConverge(_ syncProtocol: SyncProtocol) async throws {
-        try await SyncWorld.run(configure: { $0.syncProtocol = syncProtocol }) { world in
-            for seed in Self.firstSeed..<(Self.firstSeed + UInt64(Self.histories)) {
-                var history = try History(seed: seed, world: world)
+        try await SyncWorld.run(configure: {
+            $0.syncProtocol = syncProtocol
+            if syncProtocol == .two { $0.syncSpecs.append(SyncWorld.sharingSpec) }
+        }) { world in
+            for seed in Self.firstSeed..<(Self.firstSeed + UInt64(Self.histories(syncProtocol))) {
+                var history = try History(seed: seed, world: world, sharing: syncProtocol == .two)
                 do {
                     try await history.play()
                     try await history.check()
@@ -49,15 +59,22 @@ struct History {
     var random: SplitMix64
     let world: SyncWorld
     let seed: UInt64
+    /// Protocol 2's scopes beyond the user's own: shared documents and regions.
+    let sharing: Bool
     let user: String
     let otherUser: String
     var devices: [Device] = []
     var log: [String] = []
     var problems: [String] = []
 
-    init(seed: UInt64, world: SyncWorld) throws {
+    /// The few regions the server writes, the same in every history: the shared scope does not
+    /// grow with the number of histories.
+    static let regions = (0..<3).map { String(format: "00000000-0000-4000-8000-%012d", $0) }
+
+    init(seed: UInt64, world: SyncWorld, sharing: Bool) throws {
         self.seed = seed
         self.world = world
+        self.sharing = sharing
         random = SplitMix64(seed: seed)
         user = SyncWorld.newUser()
         otherUser = SyncWorld.newUser()
@@ -140,10 +157,61 @@ struct History {
         case 68..<70:
             log.append("emulator restarts")
             try await world.restartEmulator()
+        case 70..<85 where sharing:
+            if try !share(roll: roll, on: device) {
+                log.append("\(device.name): sync\(device.transport.isOffline.current ? " (offline)" : "")")
+                try await sync(client)
+            }
         default:
             log.append("\(device.name): sync\(device.transport.isOffline.current ? " (offline)" : "")")
             try await sync(client)
         }
+    }
+
+    /// Protocol 2's shared scopes: the server writes a region (scope `global`); a device
+    /// starts a document with itself as member and, half the time, the other user too (members
+    /// first, so the document's scope query finds them); a device edits a document it holds
+    /// (its scopes are computed again: a member who left loses it); a device leaves a document.
+    /// Returns false when the roll found nothing to act on.
+    private mutating func share(roll: Int, on device: Device) throws -> Bool {
+        let client = device.client
+        let documents = try client.query("SELECT id FROM documents WHERE deleted_at IS NULL").map { $0["id"] as String }
+        let memberships = try client.query("SELECT id FROM document_members WHERE deleted_at IS NULL AND user_id = ?", params: [device.user])
+            .map { $0["id"] as String }
+        switch roll {
+        case 70..<73:
+            let region = Self.regions[Int.random(in: 0..<Self.regions.count, using: &random)]
+            let name = "r\(Int.random(in: 0..<1000, using: &random))"
+            log.append("server: region \(region.suffix(2)) → \(name)")
+            try world.emulator.writeSyncedRow(table: "regions", values: ["id": .string(region), "name": .string(name)])
+        case 73..<78:
+            let document = UUID().uuidString.lowercased()
+            let withOther = Bool.random(using: &random)
+            let title = "d\(Int.random(in: 0..<1000, using: &random))"
+            let other = device.user == user ? otherUser : user
+            log.append("\(device.name): document \(document.prefix(8))\(withOther ? " shared with the other user" : "")")
+            try client.writeTransaction { db in
+                for member in withOther ? [device.user, other] : [device.user] {
+                    try db.execute(
+                        sql: "INSERT INTO document_members (id, document_id, user_id) VALUES (?, ?, ?)",
+                        arguments: [UUID().uuidString.lowercased(), document, member]
+                    )
+                }
+                try db.execute(sql: "INSERT INTO documents (id, title) VALUES (?, ?)", arguments: [document, title])
+            }
+        case 78..<83 where !documents.isEmpty:
+            let document = documents[Int.random(in: 0..<documents.count, using: &random)]
+            let title = "e\(Int.random(in: 0..<1000, using: &random))"
+            log.append("\(device.name): edit document \(document.prefix(8)) → \(title)")
+            try client.execute("UPDATE documents SET title = ? WHERE id = ?", params: [title, document])
+        case 83..<85 where !memberships.isEmpty:
+            let membership = memberships[Int.random(in: 0..<memberships.count, using: &random)]
+            log.append("\(device.name): leaves through membership \(membership.prefix(8))")
+            try client.execute("UPDATE document_members SET deleted_at = ? WHERE id = ?", params: [TimestampParser.format(Date()), membership])
+        default:
+            return false
+        }
+        return true
     }
 
     /// A sync whose expected failures (offline, or a push the server refused for good) are
@@ -172,7 +240,7 @@ struct History {
         }
         for device in devices {
             let expected = device.user == user ? truth : otherTruth
-            let seen = try View(device.client)
+            let seen = try View(device.client, sharing: sharing)
             if seen != expected {
                 problems.append("\(device.name) differs from the server:\n  device: \(seen)\n  server: \(expected)")
             }
@@ -190,7 +258,7 @@ struct History {
         let fresh = try Self.device(name, user: user, world: world)
         try await fresh.client.start()
         defer { try? fresh.client.close() }
-        return try View(fresh.client)
+        return try View(fresh.client, sharing: sharing)
     }
 
     func close() async {
@@ -201,8 +269,11 @@ struct History {
     struct View: Equatable, CustomStringConvertible {
         var tasks: [String: String] = [:]
         var comments: [String: String] = [:]
+        var documents: [String: String] = [:]
+        var memberships: [String: String] = [:]
+        var regions: [String: String] = [:]
 
-        init(_ client: SynchroClient) throws {
+        init(_ client: SynchroClient, sharing: Bool) throws {
             for row in try client.query("SELECT id, title, done, priority, user_id FROM tasks WHERE deleted_at IS NULL") {
                 let id: String = row["id"]
                 let done: Int64? = row["done"]
@@ -215,10 +286,22 @@ struct History {
                 let task: String? = row["task_id"]
                 comments[id.lowercased()] = "\(task?.lowercased() ?? "-")|\(row["body"] as String? ?? "-")"
             }
+            guard sharing else { return }
+            for row in try client.query("SELECT id, title FROM documents WHERE deleted_at IS NULL") {
+                documents[(row["id"] as String).lowercased()] = row["title"] as String? ?? "-"
+            }
+            for row in try client.query("SELECT id, document_id FROM document_members WHERE deleted_at IS NULL") {
+                memberships[(row["id"] as String).lowercased()] = (row["document_id"] as String?)?.lowercased() ?? "-"
+            }
+            for row in try client.query("SELECT id, name FROM regions WHERE deleted_at IS NULL") {
+                regions[(row["id"] as String).lowercased()] = row["name"] as String? ?? "-"
+            }
         }
 
         var description: String {
-            "tasks \(tasks.sorted { $0.key < $1.key }.map { "\($0.key.prefix(8))=\($0.value)" }), comments \(comments.count)"
+            "tasks \(tasks.sorted { $0.key < $1.key }.map { "\($0.key.prefix(8))=\($0.value)" }), comments \(comments.count), "
+                + "documents \(documents.sorted { $0.key < $1.key }.map { "\($0.key.prefix(8))=\($0.value)" }), memberships \(memberships.count), "
+                + "regions \(regions.sorted { $0.key < $1.key }.map { "\($0.key.suffix(2))=\($0.value)" })"
         }
     }
 }

@@ -1,6 +1,6 @@
 /// Every error a ``SynchroClient`` throws.
 public enum SynchroError: Error, Sendable {
-    /// An operation that needs the server was attempted before ``SynchroClient/start()``
+    /// An operation that needs the server was attempted before ``SynchroClient/start(options:)``
     /// finished registering this client.
     case notConnected
     /// The server's schema has not been fetched yet, so the synced tables are unknown.
@@ -25,9 +25,9 @@ public enum SynchroError: Error, Sendable {
     case databaseError(underlying: any Error)
     /// A server response could not be decoded or does not make sense.
     case invalidResponse(message: String)
-    /// ``SynchroClient/start()`` was called while sync is already running.
+    /// ``SynchroClient/start(options:)`` was called while sync is already running.
     case alreadyStarted
-    /// ``SynchroClient/syncNow()`` was called before ``SynchroClient/start()``.
+    /// ``SynchroClient/syncNow()`` was called before ``SynchroClient/start(options:)``.
     case notStarted
 }
 

@@ -9,6 +9,8 @@ final class SyncWorld: @unchecked Sendable {
     static let repositoryRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let tasksSpec = repositoryRoot.appendingPathComponent("Spec/Examples/tasks-sync.yaml")
+    /// Protocol 2's shared scope and documents shared between users, beside the tasks.
+    static let sharingSpec = repositoryRoot.appendingPathComponent("Spec/Examples/sharing-sync.yaml")
 
     private(set) var emulator: SelfDBEmulator
     let directory: URL
