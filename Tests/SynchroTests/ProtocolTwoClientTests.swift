@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SelfDBEmulator
+import SelfDBRuntime
 import Synchro
 import Testing
 
@@ -160,5 +161,73 @@ struct ProtocolTwoClientTests {
         #expect(ScopeChecksum.parse("-2147483649") == nil)
         #expect(ScopeChecksum.parse("cs_a19d") == nil)
         #expect(ScopeChecksum.fromWire(2_745_614_147) == -1_549_353_149)
+    }
+}
+
+/// What the real server's compaction does to a client (contract §4.6): its cursor falls below
+/// the oldest entry kept, or it is deactivated. Either way the client recovers by itself and
+/// keeps its pending writes.
+@Suite("Synchro protocol 2: after compaction", .serialized)
+struct ProtocolTwoCompactionTests {
+    @Test("a cursor below the oldest entry kept rebuilds its scope; the pending write goes through")
+    func staleCursorRebuilds() async throws {
+        try await SyncWorld.run(configure: ProtocolTwoClientTests.protocolTwo) { world in
+            let user = SyncWorld.newUser()
+            let writer = try await world.startedDevice("writer", user: user)
+            let behind = try await world.startedDevice("behind", user: user)
+            let asked = Locked(0)
+            let subscription = behind.onSnapshotRequired {
+                asked.withLock { $0 += 1 }
+                return true
+            }
+            defer { subscription.cancel() }
+            var ids: [String] = []
+            for index in 0..<4 {
+                let id = UUID().uuidString.lowercased()
+                ids.append(id)
+                try writer.execute("INSERT INTO tasks (id, user_id, title) VALUES (?, ?, ?)", params: [id, user, "t\(index)"])
+                try await writer.syncNow()
+            }
+            try await behind.syncNow()
+            for index in 4..<8 {
+                let id = UUID().uuidString.lowercased()
+                ids.append(id)
+                try writer.execute("INSERT INTO tasks (id, user_id, title) VALUES (?, ?, ?)", params: [id, user, "t\(index)"])
+                try await writer.syncNow()
+            }
+            let local = UUID().uuidString.lowercased()
+            try behind.execute("INSERT INTO tasks (id, user_id, title) VALUES (?, ?, ?)", params: [local, user, "offline"])
+            // The entries `behind` has not pulled are gone, but for the newest.
+            let oldest = try world.emulator.compactSyncLog()
+            #expect(oldest == (try world.emulator.syncLogMaximumSequence()))
+            world.emulator.resetRecordedRequests()
+
+            try await behind.syncNow()
+            #expect(asked.current == 1)
+            #expect(world.emulator.recordedRequests().contains { $0.path == "/sync/rebuild" })
+            #expect(try behind.pendingChangeCount() == 0)
+            #expect(try Set(behind.live("tasks").keys) == Set(ids + [local]))
+            try await writer.syncNow()
+            #expect(try Set(writer.live("tasks").keys) == Set(ids + [local]))
+        }
+    }
+
+    @Test("a deactivated client connects again by itself; the pending write goes through")
+    func deactivatedClientReconnects() async throws {
+        try await SyncWorld.run(configure: ProtocolTwoClientTests.protocolTwo) { world in
+            let user = SyncWorld.newUser()
+            let device = try await world.startedDevice("idle", user: user)
+            let id = UUID().uuidString.lowercased()
+            try device.execute("INSERT INTO tasks (id, user_id, title) VALUES (?, ?, ?)", params: [id, user, "while inactive"])
+            try world.emulator.deactivateSyncClients()
+            world.emulator.resetRecordedRequests()
+
+            try await device.syncNow()
+            let paths = world.emulator.recordedRequests().map(\.path).filter { $0.hasPrefix("/sync/") }
+            #expect(paths.first == "/sync/push")
+            #expect(paths.contains("/sync/connect"))
+            #expect(try device.pendingChangeCount() == 0)
+            #expect(try world.emulator.syncedRow(table: "tasks", id: id) != nil)
+        }
     }
 }

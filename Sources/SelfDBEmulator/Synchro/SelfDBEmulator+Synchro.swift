@@ -23,20 +23,40 @@ extension SelfDBEmulator {
         services.synchro.map { SyncSchemaInfo(version: $0.schemaVersion, hash: $0.schema.hash, tables: $0.schema.tables.map(\.name)) }
     }
 
-    /// Compacts the change log: drops every entry up to `sequence` (by default all of them)
-    /// and raises the retention floor to it, so a pull from an older checkpoint answers
-    /// `snapshot_required` with `checkpoint_before_retention`. Returns the new floor.
+    /// Compacts the change log.
+    ///
+    /// Protocol 1: drops every entry up to `sequence` (by default all of them) and raises the
+    /// retention floor to it, so a pull from an older checkpoint answers `snapshot_required`
+    /// with `checkpoint_before_retention`. Returns the new floor.
+    ///
+    /// Protocol 2 (the real server's `synchro_compact`): drops every entry up to `sequence`
+    /// (by default all but the newest), so a cursor below the oldest entry kept has its scope
+    /// listed in `rebuild`. Returns the oldest sequence kept (0 when the log is empty).
     @discardableResult
     public func compactSyncLog(through sequence: Int64? = nil) throws -> Int64 {
-        try synchro().store.pool.write { db in
+        let server = try synchro()
+        if let protocolTwo = server.protocolTwo {
+            return try protocolTwo.compact(through: sequence) ?? 0
+        }
+        return try server.store.pool.write { db in
             try ChangeLog.compact(through: sequence ?? Int64.max, in: db)
         }
+    }
+
+    /// Protocol 2: marks every sync client inactive, as compaction does to clients past its
+    /// staleness threshold; their pull, push and rebuild answer 400 "client is not registered"
+    /// until they connect again. Throws ``SyncHookError/needsProtocolTwo`` on protocol 1.
+    public func deactivateSyncClients() throws {
+        guard let protocolTwo = try synchro().protocolTwo else { throw SyncHookError.needsProtocolTwo }
+        try protocolTwo.deactivateClients()
     }
 
     /// The highest change-log sequence number handed out so far (what a snapshot started
     /// now would use as its checkpoint).
     public func syncLogMaximumSequence() throws -> Int64 {
-        try synchro().store.pool.read { db in try ChangeLog.maximumSequence(in: db) }
+        let server = try synchro()
+        if let protocolTwo = server.protocolTwo { return try protocolTwo.maximumSequence() }
+        return try server.store.pool.read { db in try ChangeLog.maximumSequence(in: db) }
     }
 
     /// The number of rows of `table` owned by `userID` (by everyone when nil), without the
