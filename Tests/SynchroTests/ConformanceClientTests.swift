@@ -87,7 +87,7 @@ struct ConformanceClientTests {
 
             let tracing = TracingTransport(scope: scope)
             // Pages of 2: protocol 2's rebuild pages by pullPageSize, as the official client does.
-            let device = try Self.device("reader", user: user, world: world, transport: tracing) {
+            let device = try world.device("reader", user: user, transport: tracing) {
                 $0.pullPageSize = 2
             }
             defer { try? device.close() }
@@ -163,29 +163,6 @@ struct ConformanceClientTests {
         }
     }
 
-    /// A device as `SyncWorld.device` makes it, over `transport`; the caller closes it.
-    static func device(
-        _ name: String,
-        user: String,
-        world: SyncWorld,
-        transport: any HTTPTransport,
-        configure: (inout SynchroConfig) -> Void = { _ in }
-    ) throws -> SynchroClient {
-        let token = world.emulator.syncAccessToken(forUser: user)
-        var config = SynchroConfig(
-            dbPath: world.directory.appendingPathComponent("\(name).sqlite").path,
-            serverURL: world.emulator.baseURL,
-            authProvider: { token },
-            clientID: "\(name)-\(user.prefix(8))",
-            platform: "linux",
-            appVersion: "1.0.0",
-            syncInterval: 3600,
-            pushDebounce: 3600,
-            maxRetryAttempts: 1
-        )
-        configure(&config)
-        return try SynchroClient(config: config, transport: transport)
-    }
 }
 
 /// A real transport that notes, as each sync request leaves, what the device's database says

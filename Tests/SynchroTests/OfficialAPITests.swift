@@ -40,7 +40,7 @@ struct OfficialAPITests {
             try await other.syncNow()
 
             let recorder = BodyRecordingTransport()
-            let device = try Self.device("seeded", user: user, world: world, transport: recorder) { $0.seedDatabasePath = seed }
+            let device = try world.device("seeded", user: user, transport: recorder) { $0.seedDatabasePath = seed }
             defer { try? device.close() }
             #expect(try device.live("tasks") == [seeded: "in the seed"], "usable offline before start()")
             let offline = UUID().uuidString.lowercased()
@@ -382,7 +382,7 @@ struct OfficialAPITests {
     func platformIsSent(_ syncProtocol: SyncProtocol) async throws {
         try await SyncWorld.run(configure: { $0.syncProtocol = syncProtocol }) { world in
             let recorder = BodyRecordingTransport()
-            let device = try Self.device("phone", user: SyncWorld.newUser(), world: world, transport: recorder) { $0.platform = "android" }
+            let device = try world.device("phone", user: SyncWorld.newUser(), transport: recorder) { $0.platform = "android" }
             defer { try? device.close() }
             try await device.start()
             let path = syncProtocol == .two ? "/sync/connect" : "/sync/register"
@@ -392,30 +392,6 @@ struct OfficialAPITests {
     }
 
     // MARK: - Helpers
-
-    /// A device as `SyncWorld.device` makes it, over `transport`; the caller closes it.
-    static func device(
-        _ name: String,
-        user: String,
-        world: SyncWorld,
-        transport: any HTTPTransport,
-        configure: (inout SynchroConfig) -> Void = { _ in }
-    ) throws -> SynchroClient {
-        let token = world.emulator.syncAccessToken(forUser: user)
-        var config = SynchroConfig(
-            dbPath: world.directory.appendingPathComponent("\(name).sqlite").path,
-            serverURL: world.emulator.baseURL,
-            authProvider: { token },
-            clientID: "\(name)-\(user.prefix(8))",
-            platform: "linux",
-            appVersion: "1.0.0",
-            syncInterval: 3600,
-            pushDebounce: 3600,
-            maxRetryAttempts: 1
-        )
-        configure(&config)
-        return try SynchroClient(config: config, transport: transport)
-    }
 
     /// The ``LocalTableError`` a call was refused with, or nil.
     static func refusal(_ body: () throws -> Void) -> LocalTableError? {

@@ -124,15 +124,11 @@ struct ProtocolTwoClientTests {
 
     @Test("a 422 schema mismatch reconnects, migrates and syncs on, the pending write kept")
     func schemaChangeReconnects() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("v2-schema-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let original = try String(contentsOf: SyncWorld.tasksSpec, encoding: .utf8)
-        let spec = directory.appendingPathComponent("tasks.yaml")
-        try original.write(to: spec, atomically: true, encoding: .utf8)
+        let spec = try EditableSpec()
+        defer { spec.remove() }
         try await SyncWorld.run(configure: {
             $0.syncProtocol = .two
-            $0.syncSpecs = [spec]
+            $0.syncSpecs = [spec.url]
         }) { world in
             let user = SyncWorld.newUser()
             let device = try await world.startedDevice("migrating", user: user)
@@ -140,8 +136,7 @@ struct ProtocolTwoClientTests {
             try device.execute("INSERT INTO tasks (id, user_id, title) VALUES (?, ?, ?)", params: [id, user, "before"])
             try await device.syncNow()
 
-            try original.replacingOccurrences(of: "      notes: text\n", with: "      notes: text\n      estimate: integer\n")
-                .write(to: spec, atomically: true, encoding: .utf8)
+            try spec.change("      notes: text\n", to: "      notes: text\n      estimate: integer\n")
             try await world.restartEmulator()
             try device.execute("UPDATE tasks SET title = ? WHERE id = ?", params: ["after", id])
             try await device.syncNow()

@@ -134,15 +134,11 @@ struct RejectedMutationTests {
         arguments: [SyncPushWriteErrors.rollBackBatch, .rejectMutation]
     )
     func columnTypeChange(_ writeErrors: SyncPushWriteErrors) async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("v2-type-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let original = try String(contentsOf: SyncWorld.tasksSpec, encoding: .utf8)
-        let spec = directory.appendingPathComponent("tasks.yaml")
-        try original.write(to: spec, atomically: true, encoding: .utf8)
+        let spec = try EditableSpec()
+        defer { spec.remove() }
         try await SyncWorld.run(configure: {
             $0.syncProtocol = .two
-            $0.syncSpecs = [spec]
+            $0.syncSpecs = [spec.url]
             $0.syncPushWriteErrors = writeErrors
         }) { world in
             let user = SyncWorld.newUser()
@@ -158,7 +154,7 @@ struct RejectedMutationTests {
             try device.execute("INSERT INTO tasks (id, user_id, title, notes) VALUES (?, ?, ?, ?)", params: [added, user, "new", "12"])
             #expect(try device.pendingChangeCount() == 2)
 
-            try original.replacingOccurrences(of: "      notes: text\n", with: "      notes: integer\n").write(to: spec, atomically: true, encoding: .utf8)
+            try spec.change("      notes: text\n", to: "      notes: integer\n")
             try await world.restartEmulator()
             await #expect {
                 try await device.syncNow()

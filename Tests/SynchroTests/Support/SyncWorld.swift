@@ -1,5 +1,6 @@
 import Foundation
 import SelfDBEmulator
+import SelfDBRuntime
 import Synchro
 import Testing
 
@@ -61,12 +62,13 @@ final class SyncWorld: @unchecked Sendable {
     /// A new user id (the owner column is a uuid).
     static func newUser() -> String { UUID().uuidString.lowercased() }
 
-    /// A device of `user`: a client on `<name>.sqlite`, syncing only when told to unless the
-    /// configuration says otherwise.
+    /// A device of `user`: a client on `<name>.sqlite` (over `transport` when given), syncing
+    /// only when told to unless the configuration says otherwise.
     func device(
         _ name: String,
         user: String,
         appVersion: String = "1.0.0",
+        transport: (any HTTPTransport)? = nil,
         configure: (inout SynchroConfig) -> Void = { _ in }
     ) throws -> SynchroClient {
         let token = emulator.syncAccessToken(forUser: user)
@@ -82,7 +84,7 @@ final class SyncWorld: @unchecked Sendable {
             maxRetryAttempts: 1
         )
         configure(&config)
-        let client = try SynchroClient(config: config)
+        let client = try transport.map { try SynchroClient(config: config, transport: $0) } ?? SynchroClient(config: config)
         clients.append(client)
         return client
     }
