@@ -54,8 +54,23 @@ let benchmarks: @Sendable () -> Void = {
         device.close()
     }
 
-    Benchmark("Synchro: 10,000 rows from device A to device B over loopback", configuration: .init(maxDuration: .seconds(30), maxIterations: 5)) { benchmark in
-        try await EndToEnd.run(rows: rows, benchmark: benchmark)
+    Benchmark("Synchro: apply a protocol-2 pull page of 10,000 changes, checksums verified") { benchmark in
+        let device = try LocalDevice()
+        let page = TaskRows.pullPage(rows)
+        benchmark.startMeasurement()
+        let mismatched = try device.client.applyPullPage(page, adding: [TaskRows.scope])
+        benchmark.stopMeasurement()
+        precondition(mismatched.isEmpty, "the page's checksum did not match the rows applied")
+        device.close()
+    }
+
+    for syncProtocol in SyncProtocol.allCases {
+        Benchmark(
+            "Synchro: 10,000 rows from device A to device B over loopback, protocol \(syncProtocol.rawValue)",
+            configuration: .init(maxDuration: .seconds(30), maxIterations: 5)
+        ) { benchmark in
+            try await EndToEnd.run(rows: rows, syncProtocol: syncProtocol, benchmark: benchmark)
+        }
     }
 }
 
@@ -89,6 +104,36 @@ enum TaskRows {
         for index in 0..<count {
             try statement.execute(arguments: [UUID().uuidString, "task \(index)", user, index % 2, index])
         }
+    }
+
+    static let scope = "user:\(user)"
+
+    /// A last pull page upserting `count` rows into ``scope``, with made-up row checksums and
+    /// their XOR as the scope's checksum.
+    static func pullPage(_ count: Int) -> ScopedPullResponse {
+        var checksum: Int32 = 0
+        let changes = records(count).enumerated().map { index, record in
+            let rowChecksum = Int32(truncatingIfNeeded: index &* 2_654_435_761)
+            checksum ^= rowChecksum
+            return ChangeRecord(
+                scope: scope,
+                table: "tasks",
+                op: .upsert,
+                pk: ["id": record.id],
+                row: record.data,
+                rowChecksum: Int64(rowChecksum),
+                serverVersion: record.updatedAt
+            )
+        }
+        return ScopedPullResponse(
+            changes: changes,
+            scopeSetVersion: 1,
+            scopeCursors: [scope: "bench-cursor"],
+            scopeUpdates: ScopeDelta(add: [], remove: []),
+            rebuild: [],
+            hasMore: false,
+            checksums: [scope: String(checksum)]
+        )
     }
 
     static func records(_ count: Int) -> [SyncRecord] {
@@ -145,11 +190,11 @@ enum EndToEnd {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Spec/Examples/tasks-sync.yaml")
 
-    static func run(rows: Int, benchmark: Benchmark) async throws {
+    static func run(rows: Int, syncProtocol: SyncProtocol, benchmark: Benchmark) async throws {
         let directory = try LocalDevice.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let emulator = try await SelfDBEmulator.start(
-            .init(dataDirectory: directory.appendingPathComponent("server"), apiKey: "bench", passwordHashIterations: 1_000, syncSpecs: [spec])
+            .init(dataDirectory: directory.appendingPathComponent("server"), apiKey: "bench", passwordHashIterations: 1_000, syncSpecs: [spec], syncProtocol: syncProtocol)
         )
         let user = UUID().uuidString.lowercased()
         let token = emulator.syncAccessToken(forUser: user)

@@ -5,7 +5,10 @@
 package enum SQLIdentifier {
     /// `"name"` with embedded quotes doubled.
     package static func quote(_ name: String) -> String {
-        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        // Names rarely hold a quote, and this runs for every statement a push builds:
+        // Foundation's replacing is skipped when there is nothing to replace.
+        guard name.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + name + "\"" }
+        return "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
     /// Table names: `^[a-z][a-z0-9_]*$`, 1–63 characters (SelfDB's rule).

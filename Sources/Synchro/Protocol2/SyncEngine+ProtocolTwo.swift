@@ -194,7 +194,13 @@ extension SyncEngine {
     /// held. Returns the scopes whose checksum did not match (their cursors are now null).
     static func apply(_ page: ScopedPullResponse, schema: LocalSchema, applier: RecordApplier, in db: Database) throws -> [String] {
         try MetaStore.withSyncLock(db) {
-            for change in page.changes { try apply(change, schema: schema, applier: applier, in: db) }
+            // Each scope's generation, read once per page rather than once per row.
+            var generations: [String: Int64] = [:]
+            for change in page.changes {
+                let generation = try generations[change.scope] ?? ScopeState.generation(of: change.scope, in: db)
+                generations[change.scope] = generation
+                try apply(change, generation: generation, schema: schema, applier: applier, in: db)
+            }
             for (scope, cursor) in page.scopeCursors { try ScopeState.setCursor(cursor, for: scope, in: db) }
             for removed in page.scopeUpdates.remove { try ScopeState.remove(removed, schema: schema, in: db) }
             for added in page.scopeUpdates.add { try ScopeState.add(added.id, in: db) }
@@ -217,7 +223,7 @@ extension SyncEngine {
     /// One pulled change. An upsert brings the row; a delete with a tombstone keeps the row
     /// as deleted; a delete without a row, or with a live one (the row left this scope but
     /// lives on: 0.3.0 sends it so), only means this scope no longer holds it.
-    private static func apply(_ change: ChangeRecord, schema: LocalSchema, applier: RecordApplier, in db: Database) throws {
+    private static func apply(_ change: ChangeRecord, generation: Int64, schema: LocalSchema, applier: RecordApplier, in db: Database) throws {
         guard schema.table(change.table) != nil, let id = Self.recordID(change.pk, table: change.table, schema: schema) else { return }
         switch change.op {
         case .upsert:
@@ -232,7 +238,7 @@ extension SyncEngine {
                 try ScopeState.untag(change.scope, table: change.table, id: id, keepingRow: true, schema: schema, in: db)
                 return
             }
-            try ScopeState.tag(change.scope, table: change.table, id: id, checksum: checksum, generation: try ScopeState.generation(of: change.scope, in: db), in: db)
+            try ScopeState.tag(change.scope, table: change.table, id: id, checksum: checksum, generation: generation, in: db)
         default:
             // A tombstone marks the local row deleted (unless a local change waits for it); a
             // row this device never had is not brought in just to be deleted.

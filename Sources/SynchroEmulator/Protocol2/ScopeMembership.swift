@@ -45,25 +45,30 @@ struct ScopeMembership {
     /// `delete` for one lost (a soft delete loses them all). Returns the scopes it is in now.
     @discardableResult
     func capture(_ table: SyncTable, id: String, in db: Database) throws -> [String] {
-        let row = try SyncRowStore.find(table, id: id, in: db)
+        try capture(table, row: try SyncRowStore.find(table, id: id, in: db), id: id, in: db)
+    }
+
+    /// ``capture(_:id:in:)`` for a row already read (nil: it no longer exists). Statements run
+    /// once per pushed mutation, so they are cached.
+    func capture(_ table: SyncTable, row: StoredRow?, id: String, in db: Database) throws -> [String] {
         let now = try row.map { try scopes(of: $0, in: table, db: db) } ?? []
         let before = Set(
-            try String.fetchAll(db, sql: "SELECT scope FROM _synchro2_memberships WHERE table_name = ? AND record_id = ?", arguments: [table.name, id])
+            try String.fetchAll(
+                db.cachedStatement(sql: "SELECT scope FROM _synchro2_memberships WHERE table_name = ? AND record_id = ?"),
+                arguments: [table.name, id]
+            )
         )
         let checksum = row.map { RowChecksum.of(Self.wireRow($0, table)) }
         for scope in now {
-            try db.execute(
+            try db.cachedStatement(
                 sql:
-                    "INSERT INTO _synchro2_memberships (scope, table_name, record_id, checksum) VALUES (?, ?, ?, ?) ON CONFLICT(scope, table_name, record_id) DO UPDATE SET checksum = excluded.checksum",
-                arguments: [scope, table.name, id, checksum ?? 0]
-            )
+                    "INSERT INTO _synchro2_memberships (scope, table_name, record_id, checksum) VALUES (?, ?, ?, ?) ON CONFLICT(scope, table_name, record_id) DO UPDATE SET checksum = excluded.checksum"
+            ).execute(arguments: [scope, table.name, id, checksum ?? 0])
             try log(before.contains(scope) ? "update" : "insert", scope: scope, table: table.name, id: id, in: db)
         }
         for scope in before.subtracting(now).sorted() {
-            try db.execute(
-                sql: "DELETE FROM _synchro2_memberships WHERE scope = ? AND table_name = ? AND record_id = ?",
-                arguments: [scope, table.name, id]
-            )
+            try db.cachedStatement(sql: "DELETE FROM _synchro2_memberships WHERE scope = ? AND table_name = ? AND record_id = ?")
+                .execute(arguments: [scope, table.name, id])
             try log("delete", scope: scope, table: table.name, id: id, in: db)
         }
         return now

@@ -41,6 +41,15 @@ struct ProtocolTwoPrimitivesTests {
         #expect(RowChecksum.shortestRoundTrip(number) == expected)
     }
 
+    @Test(arguments: ["1970-01-01T00:00:00.000Z", "2026-11-24T10:00:00.123Z", "2024-02-29T23:59:59.999Z", "9999-12-31T23:59:59.001Z", "0001-01-01T00:00:00.010Z"])
+    func timestampsPrintAsTheyParse(_ text: String) throws {
+        #expect(try #require(SyncTimestamp(parsing: text)).text == text)
+    }
+
+    @Test func timestampsOutsideFourDigitYearsStillPrint() {
+        #expect(SyncTimestamp(milliseconds: 253_402_300_800_000).text == "10000-01-01T00:00:00.000Z")
+    }
+
     @Test func cursorsAreValidStaleOrInvalid() throws {
         let tokens = ScopeCursorToken(streamGeneration: "6f1c2b1e-0000-4000-8000-000000000001", secret: Array(String(repeating: "ab", count: 32).utf8))
         let cursor = tokens.issue(scope: "user:u_123", checkpoint: 418)
