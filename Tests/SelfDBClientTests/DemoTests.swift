@@ -126,7 +126,9 @@ struct DemoTests {
         process.standardError = pipe
         let exited = AsyncStream<Int32>.makeStream()
         process.terminationHandler = { exited.continuation.yield($0.terminationStatus) }
-        try process.run()
+        // Through the launch lock, as every helper launch: this one, outside it, ran beside the
+        // crash tests' launches, and Foundation's Process.run() crashed in a memmove.
+        try TestExecutables.launch(process)
         // Read on a GCD thread: a blocking read would starve the cooperative pool.
         let output = Task {
             await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
