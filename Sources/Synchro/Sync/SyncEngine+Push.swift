@@ -90,20 +90,20 @@ extension SyncEngine {
     private func setAside(_ isolation: BatchIsolation, schema: LocalSchema, applier: RecordApplier) async throws -> [PushResult] {
         guard let first = isolation.suspects.first else { return [] }
         guard isolation.serverAnswered else { throw first.failure }
-        var rejected: [PushResult] = []
-        for (change, failure) in isolation.suspects {
+        let results = isolation.suspects.map { change, failure in
             config.logger.warning("sync: the server fails every push holding \(change.pending.table)/\(change.pending.recordID); setting it aside")
             var result = PushResult(id: change.change.id, tableName: change.change.tableName, operation: change.change.operation, status: .rejectedTerminal)
             result.reasonCode = RejectedMutations.batchRolledBack
             result.message = "the server failed every push holding this change: \(SynchroError.from(failure, appVersion: config.appVersion))"
-            rejected += try await settle(
-                PushResponse(accepted: [], rejected: [result], checkpoint: 0, serverTime: Date(), schemaVersion: schema.version, schemaHash: schema.hash),
-                sent: [change],
-                schema: schema,
-                applier: applier
-            )
+            return result
         }
-        return rejected
+        // Settled as one answer, in one transaction, like any push response.
+        return try await settle(
+            PushResponse(accepted: [], rejected: results, checkpoint: 0, serverTime: Date(), schemaVersion: schema.version, schemaHash: schema.hash),
+            sent: isolation.suspects.map(\.change),
+            schema: schema,
+            applier: applier
+        )
     }
 
     /// One push request, in the protocol the server speaks.
