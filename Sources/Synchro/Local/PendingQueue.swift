@@ -52,6 +52,7 @@ enum PendingQueue {
     /// cancelled out) are skipped; a table no longer synced drops its pending rows.
     static func prepare(_ keys: ArraySlice<(table: String, id: String)>, schema: LocalSchema, in db: Database) throws -> [OutgoingChange] {
         var outgoing: [OutgoingChange] = []
+        var selects: [String: String] = [:]
         for key in keys {
             let select = try db.cachedStatement(sql: "SELECT * FROM _synchro_pending WHERE table_name = ? AND record_id = ?")
             guard let row = try Row.fetchOne(select, arguments: [key.table, key.id]) else { continue }
@@ -69,7 +70,9 @@ enum PendingQueue {
             }
             var data: [String: JSONValue]?
             if operation != .delete {
-                guard let local = try localRow(of: pending.recordID, in: table, db: db) else {
+                let sql = selects[table.name] ?? localRowSQL(table)
+                selects[table.name] = sql
+                guard let local = try localRow(of: pending.recordID, in: table, sql: sql, db: db) else {
                     // Nothing left to send: the row was removed without a trigger (e.g. a
                     // table rebuilt by the app).
                     try remove(pending, in: db)
@@ -92,16 +95,21 @@ enum PendingQueue {
         return outgoing
     }
 
+    /// The select ``localRow(of:in:sql:db:)`` runs: the synced columns by position, in the
+    /// table's order (looking each up by name in a `SELECT *` row was half of preparing a push).
+    static func localRowSQL(_ table: LocalTable) -> String {
+        let names = table.columns.map(\.name.quotedDatabaseIdentifier).joined(separator: ", ")
+        return "SELECT \(names) FROM \(table.name.quotedDatabaseIdentifier) WHERE \(table.primaryKey.quotedDatabaseIdentifier) = ?"
+    }
+
     /// The local row as push data: every synced column by its logical type, the key (and a
     /// text parent key) in lower case, as the server keeps ids.
-    static func localRow(of id: String, in table: LocalTable, db: Database) throws -> [String: JSONValue]? {
-        let select = try db.cachedStatement(
-            sql: "SELECT * FROM \(table.name.quotedDatabaseIdentifier) WHERE \(table.primaryKey.quotedDatabaseIdentifier) = ?"
-        )
-        guard let row = try Row.fetchOne(select, arguments: [id]) else { return nil }
-        var data: [String: JSONValue] = [:]
-        for column in table.columns {
-            var value = ValueConversion.json(row[column.name] ?? DatabaseValue.null, as: column.logicalType)
+    static func localRow(of id: String, in table: LocalTable, sql: String, db: Database) throws -> [String: JSONValue]? {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [id]) else { return nil }
+        var data: [String: JSONValue] = Dictionary(minimumCapacity: table.columns.count)
+        for (index, column) in table.columns.enumerated() {
+            let stored: DatabaseValue = row[index]
+            var value = ValueConversion.json(stored, as: column.logicalType)
             if column.name == table.primaryKey || column.name == table.parentKey, let text = value.stringValue {
                 value = .string(text.lowercased())
             }

@@ -28,13 +28,13 @@ struct RecordApplier {
         guard let table = schema.table(record.tableName), let sql = statements[table.name] else { return }
         var arguments = values(of: record, in: table)
         arguments.append(record.id.lowercased().databaseValue)
-        try db.cachedStatement(sql: sql.merge).execute(arguments: StatementArguments(arguments))
+        try db.cachedStatement(sql: sql.merge).execute(arguments: StatementArguments(databaseValues: arguments))
     }
 
     /// Writes the server's version over the local row: a conflict the server won.
     func overwrite(_ record: SyncRecord, in db: Database) throws {
         guard let table = schema.table(record.tableName), let sql = statements[table.name] else { return }
-        try db.cachedStatement(sql: sql.overwrite).execute(arguments: StatementArguments(values(of: record, in: table)))
+        try db.cachedStatement(sql: sql.overwrite).execute(arguments: StatementArguments(databaseValues: values(of: record, in: table)))
     }
 
     /// Marks a record the server deleted as deleted, unless a pending change keeps it.

@@ -20,6 +20,8 @@ package struct SyncTable: Sendable {
     /// The columns that sync (all of them unless the spec says `exclude:` or `columns:`), in
     /// the spec's order: what protocol 2 serves, checksums and takes from a push.
     let syncedColumns: [SyncColumn]
+    /// The text of the per-row statements (``SyncRowStore``).
+    let rowSQL: SyncRowStore.SQL
 
     init?(_ table: TableDeclaration) {
         guard let sync = table.sync, let primaryKey = table.primaryKey?.value, let scopeSource = SyncScopeSource(sync) else { return nil }
@@ -45,6 +47,7 @@ package struct SyncTable: Sendable {
             let excluded = Set(sync.excludedColumns?.names.map(\.value) ?? [])
             syncedColumns = columns.filter { !excluded.contains($0.name) }
         }
+        rowSQL = SyncRowStore.SQL(storageName: Self.storageName(of: name), primaryKey: primaryKey, columns: columns)
     }
 
     /// Whether protocol 1 can serve the table: it knows only rows owned through `owner` or
@@ -75,7 +78,9 @@ package struct SyncTable: Sendable {
 
     /// The SQLite table holding the rows. The prefix keeps user names away from the
     /// server's own `_synchro_*` tables.
-    var storageName: String { "_synchro_row_" + name }
+    var storageName: String { Self.storageName(of: name) }
+
+    static func storageName(of name: String) -> String { "_synchro_row_" + name }
 
     var dependencies: [String] { parentTable.map { [$0] } ?? [] }
 

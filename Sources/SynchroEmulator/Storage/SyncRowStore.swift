@@ -5,11 +5,26 @@ import GRDB
 /// Per-change statements are cached: a push of 1,000 changes spent most of its time
 /// compiling them.
 package enum SyncRowStore {
+    /// The text of a table's per-row statements, built once with the table: building it again
+    /// for every row, only to find the cached statement, was a fifth of a push.
+    struct SQL: Sendable {
+        /// `_synchro_owner` and every column, in spec order: what ``decode(_:_:)`` reads.
+        let selection: String
+        let find: String
+        /// The insert of `_synchro_owner` and every column in spec order.
+        let insert: String
+
+        init(storageName: String, primaryKey: String, columns: [SyncColumn]) {
+            let names = ["_synchro_owner"] + columns.map { SQLIdentifier.quote($0.name) }
+            let table = SQLIdentifier.quote(storageName)
+            selection = names.joined(separator: ", ")
+            find = "SELECT \(selection) FROM \(table) WHERE \(SQLIdentifier.quote(primaryKey)) = ?"
+            insert = "INSERT INTO \(table) (\(selection)) VALUES (\(databaseQuestionMarks(count: names.count)))"
+        }
+    }
+
     package static func find(_ table: SyncTable, id: String, in db: Database) throws -> StoredRow? {
-        let statement = try db.cachedStatement(
-            sql: "SELECT \(selection(table)) FROM \(SQLIdentifier.quote(table.storageName)) WHERE \(SQLIdentifier.quote(table.primaryKey)) = ?"
-        )
-        return try Row.fetchOne(statement, arguments: [id]).map { decode($0, table) }
+        try Row.fetchOne(db.cachedStatement(sql: table.rowSQL.find), arguments: [id]).map { decode($0, table) }
     }
 
     /// The owner's live (not soft-deleted) rows with a key after `afterID`, by key.
@@ -18,7 +33,7 @@ package enum SyncRowStore {
         return try Row.fetchAll(
             db,
             sql: """
-                SELECT \(selection(table)) FROM \(SQLIdentifier.quote(table.storageName))
+                SELECT \(table.rowSQL.selection) FROM \(SQLIdentifier.quote(table.storageName))
                 WHERE _synchro_owner = ? AND \(SQLIdentifier.quote(table.deletedAtColumn)) IS NULL AND \(key) > ?
                 ORDER BY \(key) LIMIT ?
                 """,
@@ -42,10 +57,15 @@ package enum SyncRowStore {
     }
 
     static func insert(_ table: SyncTable, owner: String, values: [(column: String, value: DatabaseValue)], in db: Database) throws {
+        let arguments = StatementArguments(databaseValues: [owner.databaseValue] + values.map(\.value))
+        // Pushes list every column in spec order: the statement built with the table.
+        if values.count == table.columns.count, zip(values, table.columns).allSatisfy({ $0.column == $1.name }) {
+            return try db.cachedStatement(sql: table.rowSQL.insert).execute(arguments: arguments)
+        }
         let names = ["_synchro_owner"] + values.map { SQLIdentifier.quote($0.column) }
         try db.cachedStatement(
             sql: "INSERT INTO \(SQLIdentifier.quote(table.storageName)) (\(names.joined(separator: ", "))) VALUES (\(databaseQuestionMarks(count: names.count)))"
-        ).execute(arguments: StatementArguments([owner.databaseValue] + values.map(\.value)))
+        ).execute(arguments: arguments)
     }
 
     static func update(_ table: SyncTable, id: String, values: [(column: String, value: DatabaseValue)], in db: Database) throws {
@@ -53,11 +73,7 @@ package enum SyncRowStore {
         let assignments = values.map { "\(SQLIdentifier.quote($0.column)) = ?" }.joined(separator: ", ")
         try db.cachedStatement(
             sql: "UPDATE \(SQLIdentifier.quote(table.storageName)) SET \(assignments) WHERE \(SQLIdentifier.quote(table.primaryKey)) = ?"
-        ).execute(arguments: StatementArguments(values.map(\.value) + [id.databaseValue]))
-    }
-
-    private static func selection(_ table: SyncTable) -> String {
-        (["_synchro_owner"] + table.columns.map { SQLIdentifier.quote($0.name) }).joined(separator: ", ")
+        ).execute(arguments: StatementArguments(databaseValues: values.map(\.value) + [id.databaseValue]))
     }
 
     private static func decode(_ row: Row, _ table: SyncTable) -> StoredRow {
