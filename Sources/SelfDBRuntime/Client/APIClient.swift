@@ -104,7 +104,11 @@ public final class APIClient: Sendable {
         let data = try await perform(request)
         let value: Response
         do {
-            value = try decoder.decode(Response.self, from: data)
+            if Response.self is any JSONTreeDecodable.Type {
+                value = try JSONTreeDecoder.decode(Response.self, from: data)
+            } else {
+                value = try decoder.decode(Response.self, from: data)
+            }
         } catch {
             throw SelfDBError.invalidResponse("could not decode \(Response.self) from \(request.method.rawValue) \(request.path): \(Self.describe(error))")
         }

@@ -72,6 +72,11 @@ public enum JSONValue: Hashable, Sendable {
 extension JSONValue: Codable {
     /// Decodes any JSON value; integers that fit `Int64` become ``integer(_:)``.
     public init(from decoder: any Decoder) throws {
+        // Parsed already: taken as it is.
+        if let tree = decoder as? JSONTreeDecoder {
+            self = tree.value
+            return
+        }
         let container = try decoder.singleValueContainer()
         // Strings first: most values of a row are, and every kind tried before the right one
         // costs a thrown error (a third of decoding a pulled page when strings came fourth).

@@ -1,0 +1,280 @@
+import Foundation
+
+/// Why a JSON document could not be parsed, and where.
+public struct JSONParseError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The byte offset where parsing stopped.
+    public var offset: Int
+    /// What was wrong there.
+    public var reason: String
+
+    /// An error at `offset` for `reason`.
+    public init(offset: Int, reason: String) {
+        self.offset = offset
+        self.reason = reason
+    }
+
+    public var description: String { "\(reason) at byte \(offset)" }
+}
+
+extension JSONValue {
+    /// The deepest nesting ``parse(_:)`` accepts, so a hostile `[[[[…` cannot exhaust the stack.
+    public static let maximumParsingDepth = 512
+
+    /// Parses a complete JSON document (RFC 8259). Integers that fit `Int64` become
+    /// ``integer(_:)``; other numbers ``number(_:)``.
+    ///
+    /// Foundation's `JSONDecoder` reaches a free-form value (a synced row) only through
+    /// `Codable`, which tries each kind in turn and throws for every miss; parsing the tree
+    /// once and decoding from it (``JSONTreeDecoder``) takes each value as it is.
+    public static func parse(_ data: Data) throws(JSONParseError) -> JSONValue {
+        let result: Result<JSONValue, JSONParseError> = data.withUnsafeBytes { buffer in
+            var parser = TreeParser(bytes: buffer.bindMemory(to: UInt8.self))
+            do throws(JSONParseError) {
+                parser.skipWhitespace()
+                let value = try parser.parseValue()
+                parser.skipWhitespace()
+                guard parser.index == parser.bytes.count else { throw parser.fail("unexpected data after the document") }
+                return .success(value)
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+}
+
+/// The parser behind ``JSONValue/parse(_:)``, over the bytes in place.
+private struct TreeParser {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var index = 0
+    var depth = 0
+
+    init(bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+    }
+
+    func fail(_ reason: String) -> JSONParseError {
+        JSONParseError(offset: index, reason: reason)
+    }
+
+    mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"): index += 1
+            default: return
+            }
+        }
+    }
+
+    mutating func parseValue() throws(JSONParseError) -> JSONValue {
+        guard index < bytes.count else { throw fail("expected a value") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return try parseObject()
+        case UInt8(ascii: "["): return try parseArray()
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): return try literal("true", .bool(true))
+        case UInt8(ascii: "f"): return try literal("false", .bool(false))
+        case UInt8(ascii: "n"): return try literal("null", .null)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
+        default: throw fail("expected a value")
+        }
+    }
+
+    private mutating func literal(_ text: StaticString, _ value: JSONValue) throws(JSONParseError) -> JSONValue {
+        let expected = UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
+        guard index + expected.count <= bytes.count, bytes[index..<index + expected.count].elementsEqual(expected) else {
+            throw fail("expected a value")
+        }
+        index += expected.count
+        return value
+    }
+
+    private mutating func enter() throws(JSONParseError) {
+        depth += 1
+        if depth > JSONValue.maximumParsingDepth { throw fail("nesting too deep") }
+    }
+
+    /// Past the member or element just read: true after a `,`, false at the closing `end`.
+    private mutating func separator(closing end: UInt8) throws(JSONParseError) -> Bool {
+        skipWhitespace()
+        guard index < bytes.count else { throw fail("unterminated \(end == UInt8(ascii: "}") ? "object" : "array")") }
+        let byte = bytes[index]
+        index += 1
+        if byte == UInt8(ascii: ",") { return true }
+        if byte == end { return false }
+        index -= 1
+        throw fail("expected ',' or '\(Character(Unicode.Scalar(end)))'")
+    }
+
+    private mutating func parseObject() throws(JSONParseError) -> JSONValue {
+        try enter()
+        defer { depth -= 1 }
+        index += 1
+        var object: [String: JSONValue] = [:]
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            return .object(object)
+        }
+        repeat {
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a member name") }
+            let key = try parseString()
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }
+            index += 1
+            skipWhitespace()
+            object[key] = try parseValue()
+        } while try separator(closing: UInt8(ascii: "}"))
+        return .object(object)
+    }
+
+    private mutating func parseArray() throws(JSONParseError) -> JSONValue {
+        try enter()
+        defer { depth -= 1 }
+        index += 1
+        var elements: [JSONValue] = []
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            return .array(elements)
+        }
+        repeat {
+            skipWhitespace()
+            elements.append(try parseValue())
+        } while try separator(closing: UInt8(ascii: "]"))
+        return .array(elements)
+    }
+
+    private mutating func parseString() throws(JSONParseError) -> String {
+        let start = index
+        index += 1
+        let runStart = index
+        // The common case: no escape, so the bytes are the string.
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                let text = try utf8(runStart..<index, from: start)
+                index += 1
+                return text
+            }
+            if byte == UInt8(ascii: "\\") { break }
+            if byte < 0x20 { throw fail("control character in a string") }
+            index += 1
+        }
+        guard index < bytes.count else { throw JSONParseError(offset: start, reason: "unterminated string") }
+        var scalars = String.UnicodeScalarView()
+        scalars.append(contentsOf: try utf8(runStart..<index, from: start).unicodeScalars)
+        var run = index
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                scalars.append(contentsOf: try utf8(run..<index, from: start).unicodeScalars)
+                index += 1
+                return String(scalars)
+            }
+            if byte < 0x20 { throw fail("control character in a string") }
+            if byte == UInt8(ascii: "\\") {
+                scalars.append(contentsOf: try utf8(run..<index, from: start).unicodeScalars)
+                index += 1
+                scalars.append(try parseEscape())
+                run = index
+                continue
+            }
+            index += 1
+        }
+        throw JSONParseError(offset: start, reason: "unterminated string")
+    }
+
+    private func utf8(_ range: Range<Int>, from start: Int) throws(JSONParseError) -> String {
+        guard let text = String(validating: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) else {
+            throw JSONParseError(offset: start, reason: "invalid UTF-8 in a string")
+        }
+        return text
+    }
+
+    private mutating func parseEscape() throws(JSONParseError) -> Unicode.Scalar {
+        guard index < bytes.count else { throw fail("unterminated escape") }
+        let byte = bytes[index]
+        index += 1
+        switch byte {
+        case UInt8(ascii: "\""): return "\""
+        case UInt8(ascii: "\\"): return "\\"
+        case UInt8(ascii: "/"): return "/"
+        case UInt8(ascii: "b"): return "\u{08}"
+        case UInt8(ascii: "f"): return "\u{0C}"
+        case UInt8(ascii: "n"): return "\n"
+        case UInt8(ascii: "r"): return "\r"
+        case UInt8(ascii: "t"): return "\t"
+        case UInt8(ascii: "u"):
+            let first = try hexQuad()
+            if (0xD800..<0xDC00).contains(first) {
+                // A high surrogate must be followed by `\u` and its low half.
+                guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                    throw fail("unpaired surrogate")
+                }
+                index += 2
+                let second = try hexQuad()
+                guard (0xDC00..<0xE000).contains(second),
+                    let scalar = Unicode.Scalar(0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00))
+                else { throw fail("unpaired surrogate") }
+                return scalar
+            }
+            guard let scalar = Unicode.Scalar(first) else { throw fail("unpaired surrogate") }
+            return scalar
+        default:
+            index -= 1
+            throw fail("invalid escape")
+        }
+    }
+
+    private mutating func hexQuad() throws(JSONParseError) -> UInt32 {
+        guard index + 4 <= bytes.count else { throw fail("invalid \\u escape") }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[index]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw fail("invalid \\u escape")
+            }
+            value = value << 4 | UInt32(digit)
+            index += 1
+        }
+        return value
+    }
+
+    /// RFC 8259's number grammar; an integer that fits `Int64` stays one.
+    private mutating func parseNumber() throws(JSONParseError) -> JSONValue {
+        let start = index
+        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        guard index < bytes.count, isDigit(bytes[index]) else { throw fail("invalid number") }
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+        } else {
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        var isInteger = true
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            isInteger = false
+            index += 1
+            guard index < bytes.count, isDigit(bytes[index]) else { throw fail("invalid number") }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            isInteger = false
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard index < bytes.count, isDigit(bytes[index]) else { throw fail("invalid number") }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        if isInteger, let integer = Int64(text) { return .integer(integer) }
+        guard let number = Double(text), number.isFinite else { throw JSONParseError(offset: start, reason: "number out of range") }
+        return .number(number)
+    }
+
+    private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+}
