@@ -228,8 +228,9 @@ extension ProtocolTwoServer {
                 }
             }
         }
-        try SyncRowStore.insert(table, owner: try owner(of: values, table: table, fallback: user, in: db), values: values, in: db)
-        return try written(mutation, table: table, id: id, version: stamp, in: db)
+        let rowOwner = try owner(of: values, table: table, fallback: user, in: db)
+        try SyncRowStore.insert(table, owner: rowOwner, values: values, in: db)
+        return try written(mutation, table: table, id: id, version: stamp, row: SyncRowStore.inserted(table, owner: rowOwner, values: values), in: db)
     }
 
     /// An update, or an insert over a tombstone (resurrection), judged by last-write-wins.
@@ -267,9 +268,10 @@ extension ProtocolTwoServer {
         return try written(mutation, table: table, id: row.id, version: client, in: db)
     }
 
-    /// Captures the write's scope moves and answers with the row read back.
-    private func written(_ mutation: Mutation, table: SyncTable, id: String, version: SyncTimestamp, in db: Database) throws -> Outcome {
-        let row = try SyncRowStore.find(table, id: id, in: db)
+    /// Captures the write's scope moves and answers with the row read back (or, for an insert,
+    /// as it was written: reading it back was a fifth of a push).
+    private func written(_ mutation: Mutation, table: SyncTable, id: String, version: SyncTimestamp, row written: StoredRow? = nil, in db: Database) throws -> Outcome {
+        let row = try written ?? SyncRowStore.find(table, id: id, in: db)
         try membership.capture(table, row: row, id: id, in: db)
         return .applied(mutation, row: row.map { ScopeMembership.wireRow($0, table) }, version: version.text)
     }

@@ -76,15 +76,28 @@ package enum SyncRowStore {
         ).execute(arguments: StatementArguments(databaseValues: values.map(\.value) + [id.databaseValue]))
     }
 
+    /// The row ``insert(_:owner:values:in:)`` just wrote with every column in spec order, as
+    /// ``find(_:id:in:)`` would read it back: values are stored in their column's own storage
+    /// class (``SyncValueCoding/storable(_:for:)``), so SQLite's affinity changes none of them.
+    static func inserted(_ table: SyncTable, owner: String, values: [(column: String, value: DatabaseValue)]) -> StoredRow? {
+        guard values.count == table.columns.count, zip(values, table.columns).allSatisfy({ $0.column == $1.name }) else { return nil }
+        return decode(owner: owner, table) { values[$0].value }
+    }
+
     private static func decode(_ row: Row, _ table: SyncTable) -> StoredRow {
+        decode(owner: row[0], table) { row[$0 + 1] }
+    }
+
+    /// A stored row from its owner and the value of each column by position.
+    private static func decode(owner: String, _ table: SyncTable, value: (Int) -> DatabaseValue) -> StoredRow {
         var data = JSONObject()
         for (index, column) in table.columns.enumerated() {
-            data[column.name] = SyncValueCoding.json(row[index + 1], for: column)
+            data[column.name] = SyncValueCoding.json(value(index), for: column)
         }
         let id = data[table.primaryKey]?.stringValue ?? ""
         return StoredRow(
             id: id,
-            owner: row[0],
+            owner: owner,
             data: data,
             updatedAt: data[table.updatedAtColumn]?.stringValue.flatMap(SyncTimestamp.init(parsing:)),
             deletedAt: data[table.deletedAtColumn]?.stringValue.flatMap(SyncTimestamp.init(parsing:))
