@@ -154,25 +154,53 @@ extension SyncEngine {
     /// Pulls pages until the server has nothing more. Each page's rows, provenance and cursors
     /// go in one transaction; scopes the server asks to rebuild are rebuilt; on the last page a
     /// scope whose checksum does not match the rows held is rebuilt too.
+    ///
+    /// While a page is applied, the next one is already asked for, with the cursors the page
+    /// moves to (the server keeps no cursor of ours, so asking early changes nothing): a
+    /// page's request and decoding overlap the previous page's transaction. Only when the page
+    /// changes nothing but cursors; a page that adds, removes or rebuilds scopes is applied
+    /// before the next request is made from what is stored.
     func pullAllV2() async throws {
         let schema = try currentSchema()
         let applier = RecordApplier(schema: schema)
         let limit = SynchroConfig.clamped(config.pullPageSize)
+        var prefetched: (request: ScopedPullRequest, page: Task<ScopedPullResponse, any Error>)?
+        defer { prefetched?.page.cancel() }
         for _ in 0..<1_000_000 {
-            let (scopes, setVersion) = try await database.read { db in
-                (try ScopeState.scopes(in: db), try MetaStore.int64(.scopeSetVersion, in: db))
-            }
-            let page = try await apiV2.sync.pull(
-                ScopedPullRequest(
+            let request: ScopedPullRequest
+            let page: ScopedPullResponse
+            if let next = prefetched {
+                prefetched = nil
+                request = next.request
+                page = try await withTaskCancellationHandler {
+                    try await next.page.value
+                } onCancel: {
+                    next.page.cancel()
+                }
+            } else {
+                let (scopes, setVersion) = try await database.read { db in
+                    (try ScopeState.scopes(in: db), try MetaStore.int64(.scopeSetVersion, in: db))
+                }
+                request = ScopedPullRequest(
                     clientId: config.clientID,
                     schema: SchemaRef(version: schema.version, hash: schema.hash),
                     scopeSetVersion: setVersion,
                     scopes: Dictionary(scopes.map { ($0.id, ScopeCursorRef(cursor: $0.cursor)) }, uniquingKeysWith: { first, _ in first }),
                     limit: limit
                 )
-            )
+                page = try await apiV2.sync.pull(request)
+            }
             if page.hasMore != (page.checksums == nil) {
                 throw SynchroError.invalidResponse(message: "pull: checksums must come exactly on the last page")
+            }
+            if page.hasMore, page.rebuild.isEmpty, page.scopeUpdates.add.isEmpty, page.scopeUpdates.remove.isEmpty {
+                var next = request
+                next.scopeSetVersion = page.scopeSetVersion
+                for (scope, cursor) in page.scopeCursors where next.scopes[scope] != nil {
+                    next.scopes[scope] = ScopeCursorRef(cursor: cursor)
+                }
+                let api = apiV2
+                prefetched = (next, Task { [next] in try await api.sync.pull(next) })
             }
             let mismatched = try await database.write { db in try Self.apply(page, schema: schema, applier: applier, in: db) }
             if !page.changes.isEmpty { config.logger.info("sync pulled \(page.changes.count) change\(page.changes.count == 1 ? "" : "s")") }
