@@ -53,6 +53,40 @@ struct LocalTrackingTests {
         return result
     }
 
+    /// A push batch is read while the one before it is on the wire; what changed in between
+    /// is read again when the batch is marked in flight, so nothing stale is sent.
+    @Test func aBatchReadAheadIsReadAgainWhereItChanged() throws {
+        let (client, directory) = try Self.client()
+        defer {
+            try? client.close()
+            try? FileManager.default.removeItem(at: directory)
+        }
+        for id in ["a", "b", "c", "d"] {
+            try client.execute("INSERT INTO tasks (id, title) VALUES (?, ?)", params: [id, "first"])
+        }
+        let schema = try client.engine.currentSchema()
+        let keys = try client.database.read { db in try PendingQueue.round(after: 0, rank: schema.pushRank, in: db).keys }
+        let read = try client.database.read { db in try PendingQueue.readAhead(keys[...], schema: schema, in: db) }
+        #expect(read.compactMap { $0?.outgoing.change.data?["title"] } == Array(repeating: .string("first"), count: 4))
+        // Meanwhile: b edited, c created and deleted (its pending row cancels out); under the
+        // sync lock (no trigger, as a cascade from a settled parent), a changed and d deleted.
+        try client.execute("UPDATE tasks SET title = 'second' WHERE id = 'b'")
+        try client.execute("DELETE FROM tasks WHERE id = 'c'")
+        try client.database.write { db in
+            try MetaStore.withSyncLock(db) {
+                try db.execute(sql: "UPDATE tasks SET title = 'cascaded' WHERE id = 'a'")
+                try db.execute(sql: "DELETE FROM tasks WHERE id = 'd'")
+            }
+        }
+        let outgoing = try client.database.write { db in try PendingQueue.prepare(keys[...], readAhead: read, schema: schema, in: db) }
+        #expect(outgoing.map(\.pending.recordID) == ["a", "b"])
+        #expect(outgoing.map { $0.change.data?["title"] } == [.string("cascaded"), .string("second")])
+        let inFlight = try client.query("SELECT record_id FROM _synchro_pending WHERE inflight_seq = seq ORDER BY record_id").map { $0["record_id"] as String }
+        #expect(inFlight == ["a", "b"])
+        // d's pending row went with its local row.
+        #expect(try Self.pending(client).keys.sorted() == ["a", "b"])
+    }
+
     @Test func writesCoalesceIntoOnePendingChangePerRecord() throws {
         let (client, directory) = try Self.client()
         defer {

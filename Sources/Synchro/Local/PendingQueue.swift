@@ -18,6 +18,14 @@ struct OutgoingChange: Sendable {
     var change: PushChange
 }
 
+/// A change read ahead of its batch (``PendingQueue/readAhead(_:schema:in:)``), with the local
+/// row's stored values it was made from (none for a delete), to tell later whether it still
+/// stands.
+struct ReadAheadChange: Sendable {
+    var outgoing: OutgoingChange
+    var stored: [DatabaseValue]?
+}
+
 /// Reads the pending changes in push order and turns them into push requests. Statements
 /// that run once per change are cached: compiling them each time cost more than running them.
 enum PendingQueue {
@@ -51,64 +59,130 @@ enum PendingQueue {
     /// local row as its data. Records whose pending row is gone (a create and a delete
     /// cancelled out) are skipped; a table no longer synced drops its pending rows.
     static func prepare(_ keys: ArraySlice<(table: String, id: String)>, schema: LocalSchema, in db: Database) throws -> [OutgoingChange] {
+        try prepare(keys, readAhead: [], schema: schema, in: db)
+    }
+
+    /// ``prepare(_:schema:in:)``, taking the changes ``readAhead(_:schema:in:)`` read for
+    /// `keys` where the record has not changed since: the same seq (no tracked write) and the
+    /// same stored values (no write under the sync lock, such as a cascade from a settled
+    /// parent). Any other record is read again here, so the result is what reading everything
+    /// now would give.
+    static func prepare(
+        _ keys: ArraySlice<(table: String, id: String)>,
+        readAhead: [ReadAheadChange?],
+        schema: LocalSchema,
+        in db: Database
+    ) throws -> [OutgoingChange] {
         var outgoing: [OutgoingChange] = []
         var selects: [String: String] = [:]
-        for key in keys {
-            let select = try db.cachedStatement(sql: "SELECT * FROM _synchro_pending WHERE table_name = ? AND record_id = ?")
-            guard let row = try Row.fetchOne(select, arguments: [key.table, key.id]) else { continue }
-            let pending = PendingChange(
-                table: row["table_name"],
-                recordID: row["record_id"],
-                operation: row["operation"],
-                base: row["base_updated_at"],
-                clientUpdatedAt: row["client_updated_at"],
-                seq: row["seq"]
-            )
-            guard let table = schema.table(pending.table), let operation = PushOperation.known(pending.operation) else {
-                try remove(pending, in: db)
+        for (position, key) in keys.enumerated() {
+            if position < readAhead.count, let early = readAhead[position], try stillStands(early, schema: schema, selects: &selects, in: db) {
+                outgoing.append(early.outgoing)
                 continue
             }
-            var data: [String: JSONValue]?
-            if operation != .delete {
-                let sql = selects[table.name] ?? localRowSQL(table)
-                selects[table.name] = sql
-                guard let local = try localRow(of: pending.recordID, in: table, sql: sql, db: db) else {
-                    // Nothing left to send: the row was removed without a trigger (e.g. a
-                    // table rebuilt by the app).
-                    try remove(pending, in: db)
-                    continue
-                }
-                data = local
+            switch try read(key, schema: schema, selects: &selects, in: db) {
+            case .missing:
+                continue
+            case .unsendable(let pending):
+                try remove(pending, in: db)
+            case .ready(let change, _):
+                try db.cachedStatement(sql: "UPDATE _synchro_pending SET inflight_seq = seq WHERE table_name = ? AND record_id = ?")
+                    .execute(arguments: [change.pending.table, change.pending.recordID])
+                outgoing.append(change)
             }
-            try db.cachedStatement(sql: "UPDATE _synchro_pending SET inflight_seq = seq WHERE table_name = ? AND record_id = ?")
-                .execute(arguments: [pending.table, pending.recordID])
-            let change = PushChange(
-                id: pending.recordID,
-                tableName: pending.table,
-                operation: operation,
-                data: data,
-                clientUpdatedAt: pending.clientUpdatedAt,
-                baseUpdatedAt: pending.base
-            )
-            outgoing.append(OutgoingChange(pending: pending, change: change))
         }
         return outgoing
     }
 
-    /// The select ``localRow(of:in:sql:db:)`` runs: the synced columns by position, in the
+    /// Whether `early` is still the record's change, marking it in flight if so.
+    private static func stillStands(_ early: ReadAheadChange, schema: LocalSchema, selects: inout [String: String], in db: Database) throws -> Bool {
+        let pending = early.outgoing.pending
+        if let stored = early.stored {
+            guard let table = schema.table(pending.table) else { return false }
+            let sql = selects[table.name] ?? localRowSQL(table)
+            selects[table.name] = sql
+            guard try localValues(of: pending.recordID, in: table, sql: sql, db: db) == stored else { return false }
+        }
+        try db.cachedStatement(sql: "UPDATE _synchro_pending SET inflight_seq = seq WHERE table_name = ? AND record_id = ? AND seq = ?")
+            .execute(arguments: [pending.table, pending.recordID, pending.seq])
+        return db.changesCount == 1
+    }
+
+    /// The changes of `keys` as they stand now, without marking anything: read while the
+    /// previous batch is on the wire, then handed to ``prepare(_:readAhead:schema:in:)``. Nil
+    /// where the record needs a write to settle (its pending row must go) or has no change.
+    static func readAhead(_ keys: ArraySlice<(table: String, id: String)>, schema: LocalSchema, in db: Database) throws -> [ReadAheadChange?] {
+        var selects: [String: String] = [:]
+        return try keys.map { key in
+            guard case .ready(let change, let stored) = try read(key, schema: schema, selects: &selects, in: db) else { return nil }
+            return ReadAheadChange(outgoing: change, stored: stored)
+        }
+    }
+
+    /// A record's pending change, read.
+    private enum Read {
+        /// No pending row (a create and a delete cancelled out).
+        case missing
+        /// A pending row that cannot be sent and must be dropped: its table is no longer synced,
+        /// its operation unknown, or its local row gone without a trigger (a table rebuilt by
+        /// the app).
+        case unsendable(PendingChange)
+        /// The change, and the stored values of the local row it was made from.
+        case ready(OutgoingChange, stored: [DatabaseValue]?)
+    }
+
+    private static func read(_ key: (table: String, id: String), schema: LocalSchema, selects: inout [String: String], in db: Database) throws -> Read {
+        let select = try db.cachedStatement(sql: "SELECT * FROM _synchro_pending WHERE table_name = ? AND record_id = ?")
+        guard let row = try Row.fetchOne(select, arguments: [key.table, key.id]) else { return .missing }
+        let pending = PendingChange(
+            table: row["table_name"],
+            recordID: row["record_id"],
+            operation: row["operation"],
+            base: row["base_updated_at"],
+            clientUpdatedAt: row["client_updated_at"],
+            seq: row["seq"]
+        )
+        guard let table = schema.table(pending.table), let operation = PushOperation.known(pending.operation) else {
+            return .unsendable(pending)
+        }
+        var data: [String: JSONValue]?
+        var stored: [DatabaseValue]?
+        if operation != .delete {
+            let sql = selects[table.name] ?? localRowSQL(table)
+            selects[table.name] = sql
+            guard let values = try localValues(of: pending.recordID, in: table, sql: sql, db: db) else { return .unsendable(pending) }
+            stored = values
+            data = pushData(values, in: table)
+        }
+        let change = PushChange(
+            id: pending.recordID,
+            tableName: pending.table,
+            operation: operation,
+            data: data,
+            clientUpdatedAt: pending.clientUpdatedAt,
+            baseUpdatedAt: pending.base
+        )
+        return .ready(OutgoingChange(pending: pending, change: change), stored: stored)
+    }
+
+    /// The select ``localValues(of:in:sql:db:)`` runs: the synced columns by position, in the
     /// table's order (looking each up by name in a `SELECT *` row was half of preparing a push).
     static func localRowSQL(_ table: LocalTable) -> String {
         let names = table.columns.map(\.name.quotedDatabaseIdentifier).joined(separator: ", ")
         return "SELECT \(names) FROM \(table.name.quotedDatabaseIdentifier) WHERE \(table.primaryKey.quotedDatabaseIdentifier) = ?"
     }
 
+    /// The local row's stored values, in the table's column order.
+    static func localValues(of id: String, in table: LocalTable, sql: String, db: Database) throws -> [DatabaseValue]? {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [id]) else { return nil }
+        return (0..<table.columns.count).map { row[$0] }
+    }
+
     /// The local row as push data: every synced column by its logical type, the key (and a
     /// text parent key) in lower case, as the server keeps ids.
-    static func localRow(of id: String, in table: LocalTable, sql: String, db: Database) throws -> [String: JSONValue]? {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [id]) else { return nil }
+    static func pushData(_ values: [DatabaseValue], in table: LocalTable) -> [String: JSONValue] {
         var data: [String: JSONValue] = Dictionary(minimumCapacity: table.columns.count)
-        for (index, column) in table.columns.enumerated() {
-            let stored: DatabaseValue = row[index]
+        for (column, stored) in zip(table.columns, values) {
             var value = ValueConversion.json(stored, as: column.logicalType)
             if column.name == table.primaryKey || column.name == table.parentKey, let text = value.stringValue {
                 value = .string(text.lowercased())

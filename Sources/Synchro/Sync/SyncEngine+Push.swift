@@ -5,6 +5,10 @@ import SelfDBRuntime
 extension SyncEngine {
     /// Pushes every pending change, parents' tables first, in batches of `pushBatchSize`.
     /// Returns the changes the server rejected for good.
+    ///
+    /// While a batch is on the wire, the next one is read (``PendingQueue/readAhead(_:schema:in:)``,
+    /// a read transaction beside the writer); it is marked in flight only once the batch before
+    /// it is settled, and a record changed in between is read again then.
     func pushAll() async throws -> [PushResult] {
         let schema = try currentSchema()
         let rank = schema.pushRank
@@ -18,11 +22,17 @@ extension SyncEngine {
             let round = try await database.read { db in try PendingQueue.round(after: after, rank: rank, in: db) }
             guard !round.keys.isEmpty else { return rejected + (try await setAside(isolation, schema: schema, applier: applier)) }
             watermark = round.highest
-            var start = 0
-            while start < round.keys.count {
-                let keys = round.keys[start..<min(start + batchSize, round.keys.count)]
-                start += batchSize
-                let outgoing = try await database.write { db in try PendingQueue.prepare(keys, schema: schema, in: db) }
+            let batches = stride(from: 0, to: round.keys.count, by: batchSize).map { round.keys[$0..<min($0 + batchSize, round.keys.count)] }
+            var readAhead: Task<[ReadAheadChange?], any Error>?
+            defer { readAhead?.cancel() }
+            for (index, keys) in batches.enumerated() {
+                let read = try await readAhead?.value ?? []
+                readAhead = nil
+                let outgoing = try await database.write { db in try PendingQueue.prepare(keys, readAhead: read, schema: schema, in: db) }
+                if index + 1 < batches.count {
+                    let (next, database) = (batches[index + 1], database)
+                    readAhead = Task { try await database.read { db in try PendingQueue.readAhead(next, schema: schema, in: db) } }
+                }
                 guard !outgoing.isEmpty else { continue }
                 rejected += try await pushIsolating(outgoing, schema: schema, applier: applier, tries: 2, isolation: &isolation)
             }
