@@ -16,7 +16,9 @@ public protocol JSONTreeDecodable: Decodable {}
 public struct JSONTreeDecoder: Decoder {
     /// The value being decoded.
     public let value: JSONValue
+    /// The keys and indexes from the document's root to ``value``.
     public let codingPath: [any CodingKey]
+    /// Always empty: nothing the generated models read.
     public var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     /// A decoder positioned at `value`.
@@ -36,16 +38,19 @@ public struct JSONTreeDecoder: Decoder {
         return try JSONTreeDecoder(value: value).decode(T.self)
     }
 
+    /// The members of an object; anything else is a type mismatch.
     public func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard case .object(let object) = value else { throw mismatch([String: JSONValue].self) }
         return KeyedDecodingContainer(KeyedContainer<Key>(object: object, codingPath: codingPath))
     }
 
+    /// The elements of an array; anything else is a type mismatch.
     public func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         guard case .array(let elements) = value else { throw mismatch([JSONValue].self) }
         return UnkeyedContainer(elements: elements, codingPath: codingPath)
     }
 
+    /// The value itself.
     public func singleValueContainer() throws -> any SingleValueDecodingContainer {
         SingleValueContainer(decoder: self)
     }

@@ -13,6 +13,7 @@ public struct JSONParseError: Error, Equatable, Sendable, CustomStringConvertibl
         self.reason = reason
     }
 
+    /// The reason and the offset, for logs and error messages.
     public var description: String { "\(reason) at byte \(offset)" }
 }
 
