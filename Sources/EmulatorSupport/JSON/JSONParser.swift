@@ -189,7 +189,10 @@ package struct JSONParser {
 
     private func decodeUTF8(_ range: Range<Int>) throws(Failure) -> String {
         let slice = bytes[range]
-        guard let text = String(validating: slice, as: UTF8.self) else {
+        // `String(validating:as:)` needs macOS 15: decoding repairs what is not UTF-8, so the
+        // bytes come back unchanged exactly when they were valid.
+        let text = String(decoding: slice, as: UTF8.self)
+        guard text.utf8.elementsEqual(slice) else {
             throw Failure(offset: range.lowerBound, reason: "Invalid UTF-8")
         }
         return text

@@ -22,25 +22,20 @@ extension JSONValue {
     public static let maximumParsingDepth = 512
 
     /// Parses a complete JSON document (RFC 8259). Integers that fit `Int64` become
-    /// ``integer(_:)``; other numbers ``number(_:)``.
+    /// ``integer(_:)``; other numbers ``number(_:)``. Throws ``JSONParseError``.
     ///
     /// Foundation's `JSONDecoder` reaches a free-form value (a synced row) only through
     /// `Codable`, which tries each kind in turn and throws for every miss; parsing the tree
     /// once and decoding from it (``JSONTreeDecoder``) takes each value as it is.
-    public static func parse(_ data: Data) throws(JSONParseError) -> JSONValue {
-        let result: Result<JSONValue, JSONParseError> = data.withUnsafeBytes { buffer in
+    public static func parse(_ data: Data) throws -> JSONValue {
+        try data.withUnsafeBytes { buffer in
             var parser = TreeParser(bytes: buffer.bindMemory(to: UInt8.self))
-            do throws(JSONParseError) {
-                parser.skipWhitespace()
-                let value = try parser.parseValue()
-                parser.skipWhitespace()
-                guard parser.index == parser.bytes.count else { throw parser.fail("unexpected data after the document") }
-                return .success(value)
-            } catch {
-                return .failure(error)
-            }
+            parser.skipWhitespace()
+            let value = try parser.parseValue()
+            parser.skipWhitespace()
+            guard parser.index == parser.bytes.count else { throw parser.fail("unexpected data after the document") }
+            return value
         }
-        return try result.get()
     }
 }
 
@@ -67,7 +62,7 @@ private struct TreeParser {
         }
     }
 
-    mutating func parseValue() throws(JSONParseError) -> JSONValue {
+    mutating func parseValue() throws -> JSONValue {
         guard index < bytes.count else { throw fail("expected a value") }
         switch bytes[index] {
         case UInt8(ascii: "{"): return try parseObject()
@@ -81,7 +76,7 @@ private struct TreeParser {
         }
     }
 
-    private mutating func literal(_ text: StaticString, _ value: JSONValue) throws(JSONParseError) -> JSONValue {
+    private mutating func literal(_ text: StaticString, _ value: JSONValue) throws -> JSONValue {
         let expected = UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
         guard index + expected.count <= bytes.count, bytes[index..<index + expected.count].elementsEqual(expected) else {
             throw fail("expected a value")
@@ -90,13 +85,13 @@ private struct TreeParser {
         return value
     }
 
-    private mutating func enter() throws(JSONParseError) {
+    private mutating func enter() throws {
         depth += 1
         if depth > JSONValue.maximumParsingDepth { throw fail("nesting too deep") }
     }
 
     /// Past the member or element just read: true after a `,`, false at the closing `end`.
-    private mutating func separator(closing end: UInt8) throws(JSONParseError) -> Bool {
+    private mutating func separator(closing end: UInt8) throws -> Bool {
         skipWhitespace()
         guard index < bytes.count else { throw fail("unterminated \(end == UInt8(ascii: "}") ? "object" : "array")") }
         let byte = bytes[index]
@@ -107,7 +102,7 @@ private struct TreeParser {
         throw fail("expected ',' or '\(Character(Unicode.Scalar(end)))'")
     }
 
-    private mutating func parseObject() throws(JSONParseError) -> JSONValue {
+    private mutating func parseObject() throws -> JSONValue {
         try enter()
         defer { depth -= 1 }
         index += 1
@@ -130,7 +125,7 @@ private struct TreeParser {
         return .object(object)
     }
 
-    private mutating func parseArray() throws(JSONParseError) -> JSONValue {
+    private mutating func parseArray() throws -> JSONValue {
         try enter()
         defer { depth -= 1 }
         index += 1
@@ -147,7 +142,7 @@ private struct TreeParser {
         return .array(elements)
     }
 
-    private mutating func parseString() throws(JSONParseError) -> String {
+    private mutating func parseString() throws -> String {
         let start = index
         index += 1
         let runStart = index
@@ -187,14 +182,18 @@ private struct TreeParser {
         throw JSONParseError(offset: start, reason: "unterminated string")
     }
 
-    private func utf8(_ range: Range<Int>, from start: Int) throws(JSONParseError) -> String {
-        guard let text = String(validating: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) else {
+    private func utf8(_ range: Range<Int>, from start: Int) throws -> String {
+        let slice = UnsafeBufferPointer(rebasing: bytes[range])
+        // `String(validating:as:)` needs iOS 18 / macOS 15: decoding repairs what is not
+        // UTF-8, so the bytes come back unchanged exactly when they were valid.
+        let text = String(decoding: slice, as: UTF8.self)
+        guard slice.allSatisfy({ $0 < 0x80 }) || text.utf8.elementsEqual(slice) else {
             throw JSONParseError(offset: start, reason: "invalid UTF-8 in a string")
         }
         return text
     }
 
-    private mutating func parseEscape() throws(JSONParseError) -> Unicode.Scalar {
+    private mutating func parseEscape() throws -> Unicode.Scalar {
         guard index < bytes.count else { throw fail("unterminated escape") }
         let byte = bytes[index]
         index += 1
@@ -229,7 +228,7 @@ private struct TreeParser {
         }
     }
 
-    private mutating func hexQuad() throws(JSONParseError) -> UInt32 {
+    private mutating func hexQuad() throws -> UInt32 {
         guard index + 4 <= bytes.count else { throw fail("invalid \\u escape") }
         var value: UInt32 = 0
         for _ in 0..<4 {
@@ -248,7 +247,7 @@ private struct TreeParser {
     }
 
     /// RFC 8259's number grammar; an integer that fits `Int64` stays one.
-    private mutating func parseNumber() throws(JSONParseError) -> JSONValue {
+    private mutating func parseNumber() throws -> JSONValue {
         let start = index
         if bytes[index] == UInt8(ascii: "-") { index += 1 }
         guard index < bytes.count, isDigit(bytes[index]) else { throw fail("invalid number") }
