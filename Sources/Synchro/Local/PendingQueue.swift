@@ -86,8 +86,8 @@ enum PendingQueue {
             case .unsendable(let pending):
                 try remove(pending, in: db)
             case .ready(let change, _):
-                try db.cachedStatement(sql: "UPDATE _synchro_pending SET inflight_seq = seq WHERE table_name = ? AND record_id = ?")
-                    .execute(arguments: [change.pending.table, change.pending.recordID])
+                // Read in this transaction: its seq is the one stored.
+                _ = try markInFlight(change.pending, in: db)
                 outgoing.append(change)
             }
         }
@@ -103,6 +103,11 @@ enum PendingQueue {
             selects[table.name] = sql
             guard try localValues(of: pending.recordID, in: table, sql: sql, db: db) == stored else { return false }
         }
+        return try markInFlight(pending, in: db)
+    }
+
+    /// Marks `pending` in flight if its record still has the seq read; whether it had.
+    private static func markInFlight(_ pending: PendingChange, in db: Database) throws -> Bool {
         try db.cachedStatement(sql: "UPDATE _synchro_pending SET inflight_seq = seq WHERE table_name = ? AND record_id = ? AND seq = ?")
             .execute(arguments: [pending.table, pending.recordID, pending.seq])
         return db.changesCount == 1

@@ -228,9 +228,8 @@ extension ProtocolTwoServer {
                 }
             }
         }
-        let rowOwner = try owner(of: values, table: table, fallback: user, in: db)
-        try SyncRowStore.insert(table, owner: rowOwner, values: values, in: db)
-        return try written(mutation, table: table, id: id, version: stamp, row: SyncRowStore.inserted(table, owner: rowOwner, values: values), in: db)
+        let inserted = try SyncRowStore.insert(table, owner: try owner(of: values, table: table, fallback: user, in: db), values: values, in: db)
+        return try written(mutation, table: table, id: id, version: stamp, row: inserted, in: db)
     }
 
     /// An update, or an insert over a tombstone (resurrection), judged by last-write-wins.

@@ -56,16 +56,23 @@ package enum SyncRowStore {
         return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(SQLIdentifier.quote(table.storageName))\(filter)", arguments: arguments) ?? 0
     }
 
-    static func insert(_ table: SyncTable, owner: String, values: [(column: String, value: DatabaseValue)], in db: Database) throws {
+    /// Inserts a row. When `values` lists every column in spec order (as a push does), returns
+    /// the row as ``find(_:id:in:)`` would read it back: values are stored in their column's own
+    /// storage class (``SyncValueCoding/storable(_:for:)``), so SQLite's affinity changes none
+    /// of them. Otherwise returns nil.
+    @discardableResult
+    static func insert(_ table: SyncTable, owner: String, values: [(column: String, value: DatabaseValue)], in db: Database) throws -> StoredRow? {
         let arguments = StatementArguments(databaseValues: [owner.databaseValue] + values.map(\.value))
         // Pushes list every column in spec order: the statement built with the table.
         if values.count == table.columns.count, zip(values, table.columns).allSatisfy({ $0.column == $1.name }) {
-            return try db.cachedStatement(sql: table.rowSQL.insert).execute(arguments: arguments)
+            try db.cachedStatement(sql: table.rowSQL.insert).execute(arguments: arguments)
+            return decode(owner: owner, table) { values[$0].value }
         }
         let names = ["_synchro_owner"] + values.map { SQLIdentifier.quote($0.column) }
         try db.cachedStatement(
             sql: "INSERT INTO \(SQLIdentifier.quote(table.storageName)) (\(names.joined(separator: ", "))) VALUES (\(databaseQuestionMarks(count: names.count)))"
         ).execute(arguments: arguments)
+        return nil
     }
 
     static func update(_ table: SyncTable, id: String, values: [(column: String, value: DatabaseValue)], in db: Database) throws {
@@ -74,14 +81,6 @@ package enum SyncRowStore {
         try db.cachedStatement(
             sql: "UPDATE \(SQLIdentifier.quote(table.storageName)) SET \(assignments) WHERE \(SQLIdentifier.quote(table.primaryKey)) = ?"
         ).execute(arguments: StatementArguments(databaseValues: values.map(\.value) + [id.databaseValue]))
-    }
-
-    /// The row ``insert(_:owner:values:in:)`` just wrote with every column in spec order, as
-    /// ``find(_:id:in:)`` would read it back: values are stored in their column's own storage
-    /// class (``SyncValueCoding/storable(_:for:)``), so SQLite's affinity changes none of them.
-    static func inserted(_ table: SyncTable, owner: String, values: [(column: String, value: DatabaseValue)]) -> StoredRow? {
-        guard values.count == table.columns.count, zip(values, table.columns).allSatisfy({ $0.column == $1.name }) else { return nil }
-        return decode(owner: owner, table) { values[$0].value }
     }
 
     private static func decode(_ row: Row, _ table: SyncTable) -> StoredRow {
