@@ -23,6 +23,8 @@ struct JSONTreeDecoderTests {
         var list: [Int64]
         var nested: [String: [String?]]
         var free: JSONValue
+        var row: [String: JSONValue]
+        var labels: [String: String]
         var missing: String?
         var null: Int?
     }
@@ -31,7 +33,8 @@ struct JSONTreeDecoderTests {
         {"text":"caf\\u00e9 \\ud83d\\ude00 \\"q\\" \\\\ \\/ \\n","flag":true,"count":-42,"small":127,"big":9223372036854775807,
          "ratio":2.5e-3,"single":1.5,"whole":3,"when":"2026-11-27T03:00:00.123456Z","bytes":"aGVsbG8=",
          "link":"https://example.com/a?b=c","id":"6F0D1C1E-3B1A-4E55-9B8E-2D7F3C9A1B20","list":[1,2,9007199254740993],
-         "nested":{"a":["x",null],"b":[]},"free":{"n":1,"d":1.25,"s":"s","b":false,"z":null,"a":[1,"2"]},"null":null}
+         "nested":{"a":["x",null],"b":[]},"free":{"n":1,"d":1.25,"s":"s","b":false,"z":null,"a":[1,"2"]},
+         "row":{"id":"r1","n":2,"o":{"x":[null]}},"labels":{"id":"r1","kind":"task"},"null":null}
         """
 
     @Test func decodesWhatFoundationDecodes() throws {
@@ -97,6 +100,27 @@ struct JSONTreeDecoderTests {
         var name: String
         var count: Int8
         var items: [Bool]
+    }
+
+    struct Deep: Decodable {
+        var pages: [[String: [String: String]]]
+    }
+
+    /// Paths through arrays, objects and the fast-pathed `[String: String]`, as Foundation
+    /// reports them.
+    @Test func deepMismatchesCarryTheirWholePath() throws {
+        let json = Data(#"{"pages":[{"a":{"id":"x"}},{"b":{"id":"y","n":3}}]}"#.utf8)
+        var paths: [[String]] = []
+        for decode in [{ try JSONTreeDecoder.decode(Deep.self, from: json) }, { try JSONDecoder().decode(Deep.self, from: json) }] {
+            do {
+                _ = try decode()
+                Issue.record("a number for a String decoded")
+            } catch DecodingError.typeMismatch(_, let context) {
+                paths.append(context.codingPath.map(\.stringValue))
+            }
+        }
+        #expect(paths.first == ["pages", "Index 1", "b", "n"])
+        #expect(paths.first == paths.last)
     }
 
     @Test func mismatchesAreTypedDecodingErrorsWithTheirPath() throws {

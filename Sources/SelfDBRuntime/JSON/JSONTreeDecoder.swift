@@ -16,15 +16,34 @@ public protocol JSONTreeDecodable: Decodable {}
 public struct JSONTreeDecoder: Decoder {
     /// The value being decoded.
     public let value: JSONValue
+    /// Where ``value`` sits: its container's path and its own key. Kept apart, and joined only
+    /// when asked, because a decoder is made for every member of every object decoded and
+    /// almost none of them ever reports its path.
+    private let parent: CodingPath?
+    private let key: (any CodingKey)?
+
     /// The keys and indexes from the document's root to ``value``.
-    public let codingPath: [any CodingKey]
+    public var codingPath: [any CodingKey] { CodingPath.join(parent, key) }
     /// Always empty: nothing the generated models read.
     public var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     /// A decoder positioned at `value`.
     public init(value: JSONValue, codingPath: [any CodingKey] = []) {
         self.value = value
-        self.codingPath = codingPath
+        self.parent = codingPath.reduce(nil) { CodingPath(parent: $0, key: $1) }
+        self.key = nil
+    }
+
+    init(value: JSONValue, parent: CodingPath?, key: any CodingKey) {
+        self.value = value
+        self.parent = parent
+        self.key = key
+    }
+
+    /// This decoder's path as a parent for its members: shared by all of them.
+    private var path: CodingPath? {
+        guard let key else { return parent }
+        return CodingPath(parent: parent, key: key)
     }
 
     /// Parses `data` and decodes a `T` from it; a syntax error is `DecodingError.dataCorrupted`.
@@ -41,13 +60,13 @@ public struct JSONTreeDecoder: Decoder {
     /// The members of an object; anything else is a type mismatch.
     public func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard case .object(let object) = value else { throw mismatch([String: JSONValue].self) }
-        return KeyedDecodingContainer(KeyedContainer<Key>(object: object, codingPath: codingPath))
+        return KeyedDecodingContainer(KeyedContainer<Key>(object: object, path: path))
     }
 
     /// The elements of an array; anything else is a type mismatch.
     public func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         guard case .array(let elements) = value else { throw mismatch([JSONValue].self) }
-        return UnkeyedContainer(elements: elements, codingPath: codingPath)
+        return UnkeyedContainer(elements: elements, path: path)
     }
 
     /// The value itself.
@@ -107,6 +126,11 @@ public struct JSONTreeDecoder: Decoder {
     /// `T`, with the types Foundation's decoder treats specially read the same way here.
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         if type == JSONValue.self, let same = value as? T { return same }
+        // A sync page's rows and a push answer's server rows: taken whole rather than member by
+        // member through the standard library's generic `Dictionary.init(from:)`, which was
+        // most of the cost of decoding a page.
+        if type == [String: JSONValue].self, case .object(let object) = value, let same = object as? T { return same }
+        if type == [String: String].self, case .object(let object) = value, let strings = try stringObject(object) as? T { return strings }
         if type == Date.self {
             let text = try decodeString()
             guard let date = TimestampParser.parse(text) as? T else {
@@ -128,9 +152,51 @@ public struct JSONTreeDecoder: Decoder {
         }
         return try T(from: self)
     }
+
+    private func stringObject(_ object: [String: JSONValue]) throws -> [String: String] {
+        var strings = [String: String](minimumCapacity: object.count)
+        for (member, value) in object {
+            guard case .string(let text) = value else {
+                throw JSONTreeDecoder(value: value, parent: path, key: MemberKey(member)).mismatch(String.self)
+            }
+            strings[member] = text
+        }
+        return strings
+    }
+}
+
+/// A decoder's path from the root, as a chain of parents: a member's decoder shares its
+/// container's chain instead of copying an array of keys.
+final class CodingPath {
+    let parent: CodingPath?
+    let key: any CodingKey
+
+    init(parent: CodingPath?, key: any CodingKey) {
+        self.parent = parent
+        self.key = key
+    }
+
+    static func join(_ parent: CodingPath?, _ key: (any CodingKey)?) -> [any CodingKey] {
+        var keys: [any CodingKey] = key.map { [$0] } ?? []
+        var node = parent
+        while let current = node {
+            keys.append(current.key)
+            node = current.parent
+        }
+        return keys.reversed()
+    }
 }
 
 // MARK: - Containers
+
+/// An object member's name, as a coding key.
+private struct MemberKey: CodingKey {
+    let stringValue: String
+    var intValue: Int? { nil }
+    init(_ name: String) { stringValue = name }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
 
 /// A position in an array, as a coding key.
 private struct IndexKey: CodingKey {
@@ -143,7 +209,8 @@ private struct IndexKey: CodingKey {
 
 private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let object: [String: JSONValue]
-    let codingPath: [any CodingKey]
+    let path: CodingPath?
+    var codingPath: [any CodingKey] { CodingPath.join(path, nil) }
 
     var allKeys: [Key] { object.keys.compactMap { Key(stringValue: $0) } }
 
@@ -153,7 +220,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         guard let value = object[key.stringValue] else {
             throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "no value for '\(key.stringValue)'"))
         }
-        return JSONTreeDecoder(value: value, codingPath: codingPath + [key])
+        return JSONTreeDecoder(value: value, parent: path, key: key)
     }
 
     func decodeNil(forKey key: Key) throws -> Bool { try decoder(key).value == .null }
@@ -182,22 +249,23 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func superDecoder() throws -> any Decoder {
-        JSONTreeDecoder(value: object["super"] ?? .null, codingPath: codingPath)
+        JSONTreeDecoder(value: object["super"] ?? .null, parent: path, key: MemberKey("super"))
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
-        JSONTreeDecoder(value: object[key.stringValue] ?? .null, codingPath: codingPath + [key])
+        JSONTreeDecoder(value: object[key.stringValue] ?? .null, parent: path, key: key)
     }
 }
 
 private struct UnkeyedContainer: UnkeyedDecodingContainer {
     let elements: [JSONValue]
-    let codingPath: [any CodingKey]
+    let path: CodingPath?
+    var codingPath: [any CodingKey] { CodingPath.join(path, nil) }
     private(set) var currentIndex = 0
 
-    init(elements: [JSONValue], codingPath: [any CodingKey]) {
+    init(elements: [JSONValue], path: CodingPath?) {
         self.elements = elements
-        self.codingPath = codingPath
+        self.path = path
     }
 
     var count: Int? { elements.count }
@@ -206,9 +274,9 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
     /// The next element's decoder; the index moves on only once the element decoded.
     private func next<T>(_ type: T.Type) throws -> JSONTreeDecoder {
         guard !isAtEnd else {
-            throw DecodingError.valueNotFound(type, .init(codingPath: codingPath + [IndexKey(currentIndex)], debugDescription: "the array has no more elements"))
+            throw DecodingError.valueNotFound(type, .init(codingPath: CodingPath.join(path, IndexKey(currentIndex)), debugDescription: "the array has no more elements"))
         }
-        return JSONTreeDecoder(value: elements[currentIndex], codingPath: codingPath + [IndexKey(currentIndex)])
+        return JSONTreeDecoder(value: elements[currentIndex], parent: path, key: IndexKey(currentIndex))
     }
 
     private mutating func take<T>(_ read: (JSONTreeDecoder) throws -> T) throws -> T {
