@@ -138,6 +138,29 @@ struct LocalTrackingTests {
         #expect(try client.queryOne("SELECT title FROM tasks WHERE id = 'k'")?["title"] as String? == "mine")
     }
 
+    /// The echo of a device's own push, or a page pulled again, writes nothing; a new spelling
+    /// of the key or a changed value is still written.
+    @Test func aPulledRowEqualToTheLocalOneIsNotWritten() throws {
+        let (client, directory) = try Self.client()
+        defer {
+            try? client.close()
+            try? FileManager.default.removeItem(at: directory)
+        }
+        let record = SyncRecord(id: "e", tableName: "tasks", data: ["title": "same", "done": .bool(false)], updatedAt: "2026-01-01T00:00:00.5Z")
+        try client.applyPulledRecords([record])
+        try client.execute("CREATE TABLE audit (id TEXT)")
+        try client.execute("CREATE TRIGGER audit_tasks AFTER UPDATE ON tasks BEGIN INSERT INTO audit VALUES (new.id); END")
+        func writes() throws -> Int64? { try client.queryOne("SELECT COUNT(*) AS n FROM audit")?["n"] }
+        try client.applyPulledRecords([record])
+        #expect(try writes() == 0, "an equal row is not written")
+        try client.applyPulledRecords([SyncRecord(id: "E", tableName: "tasks", data: record.data, updatedAt: record.updatedAt)])
+        #expect(try client.queryOne("SELECT id FROM tasks")?["id"] as String? == "E", "the key's new spelling is taken")
+        try client.applyPulledRecords([SyncRecord(id: "E", tableName: "tasks", data: ["title": "same", "done": .bool(true)], updatedAt: record.updatedAt)])
+        #expect(try client.queryOne("SELECT done FROM tasks")?["done"] as Int64? == 1)
+        #expect(try writes() == 2)
+        #expect(try client.pendingChangeCount() == 0)
+    }
+
     @Test func backoffFollowsTheProtocol() {
         for attempt in 1...8 {
             let base = min(pow(2, Double(attempt - 1)), 16)

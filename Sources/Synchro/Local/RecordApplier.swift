@@ -79,10 +79,18 @@ struct RecordApplier {
         // say is a key — find the row.
         let set = table.columns.map { "\($0.name.quotedDatabaseIdentifier) = excluded.\($0.name.quotedDatabaseIdentifier)" }.joined(separator: ", ")
         let noPending = "NOT EXISTS (SELECT 1 FROM _synchro_pending WHERE table_name = \(table.name.quotedLiteral) AND record_id = ?)"
+        // A row equal to the local one (the echo of this device's own push, a page pulled
+        // again) is not written at all: no page dirtied, no observer woken. The key compares
+        // byte for byte, so a new spelling of it is still taken.
+        let differs = table.columns.map { (column) -> String in
+            let quoted = column.name.quotedDatabaseIdentifier
+            let binary = column.name == table.primaryKey ? " COLLATE BINARY" : ""
+            return "\(name).\(quoted) IS NOT excluded.\(quoted)\(binary)"
+        }.joined(separator: " OR ")
         let merge = """
             INSERT INTO \(name) (\(columns.joined(separator: ", "))) SELECT \(placeholders) WHERE \(noPending)
             ON CONFLICT (\(key)) DO UPDATE SET \(set)
-            WHERE COALESCE(synchro_time(\(name).\(updated)) <= synchro_time(excluded.\(updated)), 1)
+            WHERE (\(differs)) AND COALESCE(synchro_time(\(name).\(updated)) <= synchro_time(excluded.\(updated)), 1)
             """
         let overwrite = """
             INSERT INTO \(name) (\(columns.joined(separator: ", "))) VALUES (\(placeholders))

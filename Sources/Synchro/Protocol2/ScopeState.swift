@@ -61,6 +61,7 @@ enum ScopeState {
             sql: """
                 INSERT INTO _synchro_scope_rows (scope_id, table_name, record_id, checksum, generation) VALUES (?, ?, ?, ?, ?)
                 ON CONFLICT (scope_id, table_name, record_id) DO UPDATE SET checksum = excluded.checksum, generation = excluded.generation
+                WHERE checksum IS NOT excluded.checksum OR generation IS NOT excluded.generation
                 """
         ).execute(arguments: [scope, table, id, checksum, generation])
     }
