@@ -145,7 +145,13 @@ let package = Package(
         // Its protocol client, generated from Spec/synchro.yaml, is committed like SelfDB's.
         .target(
             name: "Synchro",
-            dependencies: ["SelfDBRuntime", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]
+            dependencies: ["SelfDBRuntime", "GRDBBinding", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]
+        ),
+        // Binding a row's values straight into a GRDB statement, for the per-row statements of
+        // the Synchro client and the emulator's Synchro server. `package` access; not a product.
+        .target(
+            name: "GRDBBinding",
+            dependencies: [.product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")]
         ),
 
         // MARK: Emulator
@@ -165,6 +171,7 @@ let package = Package(
             name: "SynchroEmulator",
             dependencies: [
                 "EmulatorSupport",
+                "GRDBBinding",
                 "SelfDBSpec",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -295,7 +302,7 @@ let package = Package(
         .testTarget(
             name: "SynchroTests",
             dependencies: [
-                "Synchro", "SelfDB", "SelfDBRuntime", "SelfDBEmulator", "synchro-crash-helper", "SelfDBTestSupport", "SwiftUINames",
+                "Synchro", "GRDBBinding", "SelfDB", "SelfDBRuntime", "SelfDBEmulator", "synchro-crash-helper", "SelfDBTestSupport", "SwiftUINames",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBBinding
 import SelfDBRuntime
 
 /// One pending change as the triggers recorded it.
@@ -109,7 +110,7 @@ enum PendingQueue {
     /// Marks `pending` in flight if its record still has the seq read; whether it had.
     private static func markInFlight(_ pending: PendingChange, in db: Database) throws -> Bool {
         try db.cachedStatement(sql: "UPDATE _synchro_pending SET inflight_seq = seq WHERE table_name = ? AND record_id = ? AND seq = ?")
-            .execute(arguments: [pending.table, pending.recordID, pending.seq])
+            .execute(binding: [pending.table.databaseValue, pending.recordID.databaseValue, pending.seq.databaseValue])
         return db.changesCount == 1
     }
 
@@ -138,7 +139,8 @@ enum PendingQueue {
 
     private static func read(_ key: (table: String, id: String), schema: LocalSchema, selects: inout [String: String], in db: Database) throws -> Read {
         let select = try db.cachedStatement(sql: "SELECT * FROM _synchro_pending WHERE table_name = ? AND record_id = ?")
-        guard let row = try Row.fetchOne(select, arguments: [key.table, key.id]) else { return .missing }
+        try select.bind([key.table.databaseValue, key.id.databaseValue])
+        guard let row = try Row.fetchOne(select) else { return .missing }
         let pending = PendingChange(
             table: row["table_name"],
             recordID: row["record_id"],
@@ -179,7 +181,9 @@ enum PendingQueue {
 
     /// The local row's stored values, in the table's column order.
     static func localValues(of id: String, in table: LocalTable, sql: String, db: Database) throws -> [DatabaseValue]? {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [id]) else { return nil }
+        let select = try db.cachedStatement(sql: sql)
+        try select.bind([id.databaseValue])
+        guard let row = try Row.fetchOne(select) else { return nil }
         return (0..<table.columns.count).map { row[$0] }
     }
 
@@ -199,7 +203,7 @@ enum PendingQueue {
 
     static func remove(_ pending: PendingChange, in db: Database) throws {
         try db.cachedStatement(sql: "DELETE FROM _synchro_pending WHERE table_name = ? AND record_id = ?")
-            .execute(arguments: [pending.table, pending.recordID])
+            .execute(binding: [pending.table.databaseValue, pending.recordID.databaseValue])
     }
 }
 

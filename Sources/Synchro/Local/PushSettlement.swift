@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBBinding
 
 /// Settles a push response in the local database, in one transaction with the sync lock.
 ///
@@ -102,7 +103,8 @@ enum PushSettlement {
 
     private static func currentSeqAndOperation(of pending: PendingChange, in db: Database) throws -> (seq: Int64, operation: String)? {
         let select = try db.cachedStatement(sql: "SELECT seq, operation FROM _synchro_pending WHERE table_name = ? AND record_id = ?")
-        return try Row.fetchOne(select, arguments: [pending.table, pending.recordID]).map { ($0["seq"], $0["operation"]) }
+        try select.bind([pending.table.databaseValue, pending.recordID.databaseValue])
+        return try Row.fetchOne(select).map { ($0[0], $0[1]) }
     }
 
     /// What a record edited during the push must do next, now that the sent operation
@@ -125,7 +127,7 @@ enum PushSettlement {
                     operation = COALESCE(?, operation), base_updated_at = COALESCE(?, base_updated_at)
                 WHERE table_name = ? AND record_id = ?
                 """
-        ).execute(arguments: [operation, base, pending.table, pending.recordID])
+        ).execute(binding: [operation.databaseValue, base.databaseValue, pending.table.databaseValue, pending.recordID.databaseValue])
     }
 
     private static func removeLocalRow(of pending: PendingChange, in table: LocalTable, db: Database) throws {
@@ -142,6 +144,6 @@ enum PushSettlement {
         try db.cachedStatement(
             sql: "UPDATE \(table.name.quotedDatabaseIdentifier) SET \(column.quotedDatabaseIdentifier) = ? "
                 + "WHERE \(table.primaryKey.quotedDatabaseIdentifier) = ?"
-        ).execute(arguments: [timestamp, outgoing.pending.recordID])
+        ).execute(binding: [timestamp.databaseValue, outgoing.pending.recordID.databaseValue])
     }
 }

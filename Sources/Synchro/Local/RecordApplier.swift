@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBBinding
 
 /// Writes the server's records into the local tables. Run inside a write transaction with
 /// the sync lock held (``MetaStore/withSyncLock(_:_:)``), so nothing it writes is taken for
@@ -28,19 +29,19 @@ struct RecordApplier {
         guard let table = schema.table(record.tableName), let sql = statements[table.name] else { return }
         var arguments = values(of: record, in: table)
         arguments.append(record.id.lowercased().databaseValue)
-        try db.cachedStatement(sql: sql.merge).execute(arguments: StatementArguments(databaseValues: arguments))
+        try db.cachedStatement(sql: sql.merge).execute(binding: arguments)
     }
 
     /// Writes the server's version over the local row: a conflict the server won.
     func overwrite(_ record: SyncRecord, in db: Database) throws {
         guard let table = schema.table(record.tableName), let sql = statements[table.name] else { return }
-        try db.cachedStatement(sql: sql.overwrite).execute(arguments: StatementArguments(databaseValues: values(of: record, in: table)))
+        try db.cachedStatement(sql: sql.overwrite).execute(binding: values(of: record, in: table))
     }
 
     /// Marks a record the server deleted as deleted, unless a pending change keeps it.
     func markDeleted(table name: String, id: String, at timestamp: String, in db: Database) throws {
         guard let sql = statements[name] else { return }
-        try db.cachedStatement(sql: sql.delete).execute(arguments: [timestamp, id, id.lowercased()])
+        try db.cachedStatement(sql: sql.delete).execute(binding: [timestamp.databaseValue, id.databaseValue, id.lowercased().databaseValue])
     }
 
     /// Removes every row of the synced tables but those with pending changes: the start of

@@ -1,4 +1,5 @@
 import GRDB
+import GRDBBinding
 
 /// The client's protocol-2 state, in the same transactions as the rows it describes: the
 /// assigned scopes with their cursors and checksums, and which scopes hold each local row, with
@@ -63,7 +64,7 @@ enum ScopeState {
                 ON CONFLICT (scope_id, table_name, record_id) DO UPDATE SET checksum = excluded.checksum, generation = excluded.generation
                 WHERE checksum IS NOT excluded.checksum OR generation IS NOT excluded.generation
                 """
-        ).execute(arguments: [scope, table, id, checksum, generation])
+        ).execute(binding: [scope.databaseValue, table.databaseValue, id.databaseValue, Int64(checksum).databaseValue, generation.databaseValue])
     }
 
     /// `scope` no longer holds the row; unless `keepingRow` (a tombstone the server sent, kept

@@ -1,5 +1,6 @@
 import EmulatorSupport
 import GRDB
+import GRDBBinding
 
 /// Which scopes each row belongs to, and the change log that records every move (§4.3, §4.4).
 ///
@@ -50,25 +51,23 @@ struct ScopeMembership {
 
     /// ``capture(_:id:in:)`` for a row already read (nil: it no longer exists). Statements run
     /// once per pushed mutation, so they are cached.
+    @discardableResult
     func capture(_ table: SyncTable, row: StoredRow?, id: String, in db: Database) throws -> [String] {
         let now = try row.map { try scopes(of: $0, in: table, db: db) } ?? []
-        let before = Set(
-            try String.fetchAll(
-                db.cachedStatement(sql: "SELECT scope FROM _synchro2_memberships WHERE table_name = ? AND record_id = ?"),
-                arguments: [table.name, id]
-            )
-        )
+        let selectScopes = try db.cachedStatement(sql: "SELECT scope FROM _synchro2_memberships WHERE table_name = ? AND record_id = ?")
+        try selectScopes.bind([table.name.databaseValue, id.databaseValue])
+        let before = Set(try String.fetchAll(selectScopes))
         let checksum = row.map { RowChecksum.of(Self.wireRow($0, table)) }
         for scope in now {
             try db.cachedStatement(
                 sql:
                     "INSERT INTO _synchro2_memberships (scope, table_name, record_id, checksum) VALUES (?, ?, ?, ?) ON CONFLICT(scope, table_name, record_id) DO UPDATE SET checksum = excluded.checksum"
-            ).execute(arguments: [scope, table.name, id, checksum ?? 0])
+            ).execute(binding: [scope.databaseValue, table.name.databaseValue, id.databaseValue, Int64(checksum ?? 0).databaseValue])
             try log(before.contains(scope) ? "update" : "insert", scope: scope, table: table.name, id: id, in: db)
         }
         for scope in before.subtracting(now).sorted() {
             try db.cachedStatement(sql: "DELETE FROM _synchro2_memberships WHERE scope = ? AND table_name = ? AND record_id = ?")
-                .execute(arguments: [scope, table.name, id])
+                .execute(binding: [scope.databaseValue, table.name.databaseValue, id.databaseValue])
             try log("delete", scope: scope, table: table.name, id: id, in: db)
         }
         return now
@@ -101,7 +100,7 @@ struct ScopeMembership {
 
     private func log(_ operation: String, scope: String, table: String, id: String, in db: Database) throws {
         try db.cachedStatement(sql: "INSERT INTO _synchro2_log (scope, table_name, record_id, op) VALUES (?, ?, ?, ?)")
-            .execute(arguments: [scope, table, id, operation])
+            .execute(binding: [scope.databaseValue, table.databaseValue, id.databaseValue, operation.databaseValue])
     }
 
     /// The row as protocol 2 serves it: every synced column (and no other), the registered

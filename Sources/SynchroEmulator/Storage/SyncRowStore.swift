@@ -1,5 +1,6 @@
 import EmulatorSupport
 import GRDB
+import GRDBBinding
 
 /// Reads and writes the rows of synced tables. Identifiers are quoted; values are bound.
 /// Per-change statements are cached: a push of 1,000 changes spent most of its time
@@ -24,7 +25,9 @@ package enum SyncRowStore {
     }
 
     package static func find(_ table: SyncTable, id: String, in db: Database) throws -> StoredRow? {
-        try Row.fetchOne(db.cachedStatement(sql: table.rowSQL.find), arguments: [id]).map { decode($0, table) }
+        let select = try db.cachedStatement(sql: table.rowSQL.find)
+        try select.bind([id.databaseValue])
+        return try Row.fetchOne(select).map { decode($0, table) }
     }
 
     /// The owner's live (not soft-deleted) rows with a key after `afterID`, by key.
@@ -62,16 +65,16 @@ package enum SyncRowStore {
     /// of them. Otherwise returns nil.
     @discardableResult
     static func insert(_ table: SyncTable, owner: String, values: [(column: String, value: DatabaseValue)], in db: Database) throws -> StoredRow? {
-        let arguments = StatementArguments(databaseValues: [owner.databaseValue] + values.map(\.value))
+        let arguments = [owner.databaseValue] + values.map(\.value)
         // Pushes list every column in spec order: the statement built with the table.
         if values.count == table.columns.count, zip(values, table.columns).allSatisfy({ $0.column == $1.name }) {
-            try db.cachedStatement(sql: table.rowSQL.insert).execute(arguments: arguments)
+            try db.cachedStatement(sql: table.rowSQL.insert).execute(binding: arguments)
             return decode(owner: owner, table) { values[$0].value }
         }
         let names = ["_synchro_owner"] + values.map { SQLIdentifier.quote($0.column) }
         try db.cachedStatement(
             sql: "INSERT INTO \(SQLIdentifier.quote(table.storageName)) (\(names.joined(separator: ", "))) VALUES (\(databaseQuestionMarks(count: names.count)))"
-        ).execute(arguments: arguments)
+        ).execute(binding: arguments)
         return nil
     }
 
@@ -80,7 +83,7 @@ package enum SyncRowStore {
         let assignments = values.map { "\(SQLIdentifier.quote($0.column)) = ?" }.joined(separator: ", ")
         try db.cachedStatement(
             sql: "UPDATE \(SQLIdentifier.quote(table.storageName)) SET \(assignments) WHERE \(SQLIdentifier.quote(table.primaryKey)) = ?"
-        ).execute(arguments: StatementArguments(databaseValues: values.map(\.value) + [id.databaseValue]))
+        ).execute(binding: values.map(\.value) + [id.databaseValue])
     }
 
     private static func decode(_ row: Row, _ table: SyncTable) -> StoredRow {
