@@ -37,6 +37,45 @@ struct BetterThanReferenceTests {
         }
     }
 
+    /// Several batches, each settled while the next is on the wire: edits made while the
+    /// first is in flight, to a record of that batch and to one of a batch not yet sent, all
+    /// reach the server, and nothing stays pending.
+    @Test(arguments: SyncProtocol.allCases) func editsDuringAPushOfSeveralBatchesAreNotLost(_ syncProtocol: SyncProtocol) async throws {
+        try await SyncWorld.run(configure: {
+            $0.responseLatency = .milliseconds(200)
+            $0.syncProtocol = syncProtocol
+        }) { world in
+            let user = SyncWorld.newUser()
+            let phone = try await world.startedDevice("phone", user: user) { $0.pushBatchSize = 2 }
+            let ids = (0..<6).map { _ in UUID().uuidString.lowercased() }
+            try phone.writeTransaction { db in
+                for (index, id) in ids.enumerated() {
+                    try db.execute(sql: "INSERT INTO tasks (id, title, user_id) VALUES (?, ?, ?)", arguments: [id, "v\(index)", user])
+                }
+            }
+            world.emulator.resetRecordedRequests()
+            let push = Task { try await phone.syncNow() }
+            try await eventually("the first batch reached the server") { world.emulator.requestCount(method: "POST", path: "/sync/push") == 1 }
+            let sentFirst = try phone.query("SELECT record_id FROM _synchro_pending WHERE inflight_seq IS NOT NULL").map { $0["record_id"] as String }
+            let waiting = ids.filter { !sentFirst.contains($0) }
+            try #require(sentFirst.count == 2 && waiting.count == 4)
+            try phone.execute("UPDATE tasks SET title = 'edited in flight' WHERE id = ?", params: [sentFirst[0]])
+            try phone.execute("UPDATE tasks SET title = 'edited before its push' WHERE id = ?", params: [waiting[3]])
+            try await push.value
+
+            #expect(try phone.pendingChangeCount() == 0)
+            let expected = Dictionary(
+                uniqueKeysWithValues: ids.enumerated().map { index, id in
+                    (id, id == sentFirst[0] ? "edited in flight" : id == waiting[3] ? "edited before its push" : "v\(index)")
+                }
+            )
+            for (id, title) in expected {
+                #expect(try world.emulator.syncedRow(table: "tasks", id: id)?.values["title"] == .string(title), "\(id)")
+            }
+            #expect(try phone.live("tasks") == expected)
+        }
+    }
+
     /// The note's examples insert `UUID().uuidString` (upper case) and the server answers in
     /// lower case: still one record, one local row, found by the id the app wrote.
     @Test(arguments: SyncProtocol.allCases) func upperCaseIDsStayOneRecord(_ syncProtocol: SyncProtocol) async throws {

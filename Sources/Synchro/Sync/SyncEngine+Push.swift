@@ -8,7 +8,8 @@ extension SyncEngine {
     ///
     /// While a batch is on the wire, the next one is read (``PendingQueue/readAhead(_:schema:in:)``,
     /// a read transaction beside the writer); it is marked in flight only once the batch before
-    /// it is settled, and a record changed in between is read again then.
+    /// it is answered, and a record changed in between is read again then. A batch the server
+    /// took whole is settled while the next one is on the wire (``pushIsolating``).
     func pushAll() async throws -> [PushResult] {
         let schema = try currentSchema()
         let rank = schema.pushRank
@@ -17,27 +18,45 @@ extension SyncEngine {
         var watermark: Int64 = 0
         var rejected: [PushResult] = []
         var isolation = BatchIsolation()
-        while true {
-            let after = watermark
-            let round = try await database.read { db in try PendingQueue.round(after: after, rank: rank, in: db) }
-            guard !round.keys.isEmpty else { return rejected + (try await setAside(isolation, schema: schema, applier: applier)) }
-            watermark = round.highest
-            let batches = stride(from: 0, to: round.keys.count, by: batchSize).map { round.keys[$0..<min($0 + batchSize, round.keys.count)] }
-            var readAhead: Task<[ReadAheadChange?], any Error>?
-            defer { readAhead?.cancel() }
-            for (index, keys) in batches.enumerated() {
-                let read = try await readAhead?.value ?? []
-                readAhead = nil
-                let outgoing = try await database.write { db in try PendingQueue.prepare(keys, readAhead: read, schema: schema, in: db) }
-                if index + 1 < batches.count {
-                    let (next, database) = (batches[index + 1], database)
-                    readAhead = Task { try await database.read { db in try PendingQueue.readAhead(next, schema: schema, in: db) } }
+        var settling: Settling?
+        do {
+            while true {
+                let after = watermark
+                let round = try await database.read { db in try PendingQueue.round(after: after, rank: rank, in: db) }
+                guard !round.keys.isEmpty else { return rejected + (try await setAside(isolation, schema: schema, applier: applier)) }
+                watermark = round.highest
+                let batches = stride(from: 0, to: round.keys.count, by: batchSize).map { round.keys[$0..<min($0 + batchSize, round.keys.count)] }
+                var readAhead: Task<[ReadAheadChange?], any Error>?
+                defer { readAhead?.cancel() }
+                for (index, keys) in batches.enumerated() {
+                    let read = try await readAhead?.value ?? []
+                    readAhead = nil
+                    let outgoing = try await database.write { db in try PendingQueue.prepare(keys, readAhead: read, schema: schema, in: db) }
+                    if index + 1 < batches.count {
+                        let (next, database) = (batches[index + 1], database)
+                        readAhead = Task { try await database.read { db in try PendingQueue.readAhead(next, schema: schema, in: db) } }
+                    }
+                    guard !outgoing.isEmpty else { continue }
+                    rejected += try await pushIsolating(outgoing, schema: schema, applier: applier, tries: 2, isolation: &isolation, settling: &settling)
                 }
-                guard !outgoing.isEmpty else { continue }
-                rejected += try await pushIsolating(outgoing, schema: schema, applier: applier, tries: 2, isolation: &isolation)
+                // The next round reads what is pending after this one's records (edited during
+                // their push, say): they are settled first, or a settlement would take a new
+                // send's record out of flight.
+                rejected += try await settling?.value ?? []
+                settling = nil
             }
+        } catch {
+            // A settlement under way ends before the cycle fails: the next cycle must not send
+            // again what it is settling.
+            _ = try? await settling?.value
+            throw error
         }
     }
+
+    /// The settlement of the batches the server took whole, running while the next batch is
+    /// on the wire; each waits for the one before it. Its value is the changes rejected for
+    /// good (none: only batches nothing of which was refused settle this way).
+    typealias Settling = Task<[PushResult], any Error>
 
     /// What a cycle's pushes learned about the server's whole-batch failures.
     struct BatchIsolation {
@@ -65,7 +84,8 @@ extension SyncEngine {
         schema: LocalSchema,
         applier: RecordApplier,
         tries: Int,
-        isolation: inout BatchIsolation
+        isolation: inout BatchIsolation,
+        settling: inout Settling?
     ) async throws -> [PushResult] {
         // Two changes failing alone before the server took anything: it is failing as a whole,
         // and sending the rest one by one would only hammer it.
@@ -77,7 +97,20 @@ extension SyncEngine {
             do {
                 let response = try await send(outgoing, schema: schema)
                 isolation.serverAnswered = true
-                return try await settle(response, sent: outgoing, schema: schema, applier: applier)
+                guard Self.tookWhole(response, sent: outgoing) else {
+                    return try await settle(response, sent: outgoing, schema: schema, applier: applier)
+                }
+                // Settling a batch taken whole touches only its own records and pending rows
+                // (no row removed, no conflict applied), so the next batch, a disjoint set of
+                // records, goes out meanwhile and the server works on it while this one is
+                // settled here. A batch with anything refused is settled before the next one
+                // is read (a refused parent's children may go with it).
+                let previous = settling
+                settling = Task {
+                    let earlier = try await previous?.value ?? []
+                    return earlier + (try await self.settle(response, sent: outgoing, schema: schema, applier: applier))
+                }
+                return []
             } catch let error where FailureKind.isBatchRollback(error) {
                 failure = error
                 config.logger.info("sync: the server failed a push of \(outgoing.count) change\(outgoing.count == 1 ? "" : "s") as a whole (attempt \(attempt))")
@@ -86,8 +119,8 @@ extension SyncEngine {
         }
         if outgoing.count > 1 {
             let middle = outgoing.count / 2
-            var rejected = try await pushIsolating(Array(outgoing[..<middle]), schema: schema, applier: applier, tries: 1, isolation: &isolation)
-            rejected += try await pushIsolating(Array(outgoing[middle...]), schema: schema, applier: applier, tries: 1, isolation: &isolation)
+            var rejected = try await pushIsolating(Array(outgoing[..<middle]), schema: schema, applier: applier, tries: 1, isolation: &isolation, settling: &settling)
+            rejected += try await pushIsolating(Array(outgoing[middle...]), schema: schema, applier: applier, tries: 1, isolation: &isolation, settling: &settling)
             return rejected
         }
         if let change = outgoing.first, let failure { isolation.suspects.append((change, failure)) }
@@ -114,6 +147,11 @@ extension SyncEngine {
             schema: schema,
             applier: applier
         )
+    }
+
+    /// Whether the server applied every change of the batch, refusing none.
+    static func tookWhole(_ response: PushResponse, sent outgoing: [OutgoingChange]) -> Bool {
+        response.rejected.isEmpty && response.accepted.count == outgoing.count && response.accepted.allSatisfy { $0.status == .applied }
     }
 
     /// One push request, in the protocol the server speaks.
