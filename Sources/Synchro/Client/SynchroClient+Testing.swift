@@ -42,7 +42,8 @@ extension SynchroClient {
         try databaseOperation {
             try database.write { db in
                 try MetaStore.withSyncLock(db) {
-                    for record in records { try applier.merge(record, in: db) }
+                    var merger = applier.merger(in: db)
+                    for record in records { try merger.merge(record) }
                 }
             }
         }

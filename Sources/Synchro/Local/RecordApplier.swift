@@ -14,34 +14,92 @@ import GRDBBinding
 /// Conflicts the server settled are applied whatever the local row says.
 struct RecordApplier {
     let schema: LocalSchema
-    private var statements: [String: (merge: String, overwrite: String, delete: String)] = [:]
+    private var plans: [String: TablePlan] = [:]
+
+    /// What writing a row of one table takes, worked out once: its statements, and where each
+    /// column's value comes from.
+    private struct TablePlan {
+        var merge: String
+        var overwrite: String
+        var delete: String
+        var sources: [ValueSource]
+    }
+
+    /// Where a column's value comes from, in the table's column order.
+    private enum ValueSource {
+        case updatedAt
+        case deletedAt
+        /// The data's value, else the record's own id.
+        case key(String, LogicalType)
+        /// The data's value by its logical type, else NULL.
+        case data(String, LogicalType)
+    }
 
     init(schema: LocalSchema) {
         self.schema = schema
         for table in schema.tables {
-            statements[table.name] = Self.statements(for: table)
+            let sql = Self.statements(for: table)
+            let sources = table.columns.map { column -> ValueSource in
+                switch column.name {
+                case table.updatedAt: .updatedAt
+                case table.deletedAt: .deletedAt
+                case table.primaryKey: .key(column.name, column.logicalType)
+                default: .data(column.name, column.logicalType)
+                }
+            }
+            plans[table.name] = TablePlan(merge: sql.merge, overwrite: sql.overwrite, delete: sql.delete, sources: sources)
         }
     }
 
     /// Upserts a pulled or snapshot record, unless a pending change or a newer local row
     /// keeps it out. Records of tables the client does not sync are skipped.
     func merge(_ record: SyncRecord, in db: Database) throws {
-        guard let table = schema.table(record.tableName), let sql = statements[table.name] else { return }
-        var arguments = values(of: record, in: table)
-        arguments.append(record.id.lowercased().databaseValue)
-        try db.cachedStatement(sql: sql.merge).execute(binding: arguments)
+        var merger = merger(in: db)
+        try merger.merge(record)
+    }
+
+    /// Merges many records in one transaction: ``merge(_:in:)`` with each table's statement
+    /// looked up once rather than once per record (GRDB's statement cache is keyed by the SQL
+    /// text, which it hashes on every lookup).
+    func merger(in db: Database) -> Merger {
+        Merger(applier: self, db: db)
+    }
+
+    /// ``RecordApplier/merger(in:)``: for the transaction it was made in only.
+    struct Merger {
+        let applier: RecordApplier
+        let db: Database
+        private var statements: [String: Statement] = [:]
+
+        init(applier: RecordApplier, db: Database) {
+            self.applier = applier
+            self.db = db
+        }
+
+        mutating func merge(_ record: SyncRecord) throws {
+            guard let plan = applier.plans[record.tableName] else { return }
+            var arguments = RecordApplier.values(of: record, from: plan.sources)
+            arguments.append(record.id.lowercased().databaseValue)
+            if let statement = statements[record.tableName] {
+                try statement.execute(binding: arguments)
+            } else {
+                let statement = try db.cachedStatement(sql: plan.merge)
+                statements[record.tableName] = statement
+                try statement.execute(binding: arguments)
+            }
+        }
     }
 
     /// Writes the server's version over the local row: a conflict the server won.
     func overwrite(_ record: SyncRecord, in db: Database) throws {
-        guard let table = schema.table(record.tableName), let sql = statements[table.name] else { return }
-        try db.cachedStatement(sql: sql.overwrite).execute(binding: values(of: record, in: table))
+        guard let plan = plans[record.tableName] else { return }
+        try db.cachedStatement(sql: plan.overwrite).execute(binding: Self.values(of: record, from: plan.sources))
     }
 
     /// Marks a record the server deleted as deleted, unless a pending change keeps it.
     func markDeleted(table name: String, id: String, at timestamp: String, in db: Database) throws {
-        guard let sql = statements[name] else { return }
-        try db.cachedStatement(sql: sql.delete).execute(binding: [timestamp.databaseValue, id.databaseValue, id.lowercased().databaseValue])
+        guard let plan = plans[name] else { return }
+        try db.cachedStatement(sql: plan.delete).execute(binding: [timestamp.databaseValue, id.databaseValue, id.lowercased().databaseValue])
     }
 
     /// Removes every row of the synced tables but those with pending changes: the start of
@@ -58,13 +116,14 @@ struct RecordApplier {
 
     /// The column values of `record`, in the table's column order: the data by logical type,
     /// the record's own id, `updated_at` and `deleted_at` where the data lacks them.
-    private func values(of record: SyncRecord, in table: LocalTable) -> [DatabaseValue] {
-        table.columns.map { column in
-            if column.name == table.updatedAt { return record.updatedAt.databaseValue }
-            if column.name == table.deletedAt { return record.deletedAt?.databaseValue ?? .null }
-            if let value = record.data[column.name] { return ValueConversion.databaseValue(value, as: column.logicalType) }
-            if column.name == table.primaryKey { return record.id.databaseValue }
-            return .null
+    private static func values(of record: SyncRecord, from sources: [ValueSource]) -> [DatabaseValue] {
+        sources.map { source in
+            switch source {
+            case .updatedAt: record.updatedAt.databaseValue
+            case .deletedAt: record.deletedAt?.databaseValue ?? .null
+            case .key(let name, let type): record.data[name].map { ValueConversion.databaseValue($0, as: type) } ?? record.id.databaseValue
+            case .data(let name, let type): record.data[name].map { ValueConversion.databaseValue($0, as: type) } ?? .null
+            }
         }
     }
 

@@ -58,13 +58,23 @@ enum ScopeState {
 
     /// Records that `scope` holds the row, with the checksum the server sent for it.
     static func tag(_ scope: String, table: String, id: String, checksum: Int32, generation: Int64, in db: Database) throws {
+        try tag(scope, table: table, id: id, checksum: checksum, generation: generation, using: tagStatement(in: db))
+    }
+
+    /// ``tag(_:table:id:checksum:generation:in:)`` through a statement from ``tagStatement(in:)``,
+    /// looked up once for a page of rows.
+    static func tag(_ scope: String, table: String, id: String, checksum: Int32, generation: Int64, using statement: Statement) throws {
+        try statement.execute(binding: [scope.databaseValue, table.databaseValue, id.databaseValue, Int64(checksum).databaseValue, generation.databaseValue])
+    }
+
+    static func tagStatement(in db: Database) throws -> Statement {
         try db.cachedStatement(
             sql: """
                 INSERT INTO _synchro_scope_rows (scope_id, table_name, record_id, checksum, generation) VALUES (?, ?, ?, ?, ?)
                 ON CONFLICT (scope_id, table_name, record_id) DO UPDATE SET checksum = excluded.checksum, generation = excluded.generation
                 WHERE checksum IS NOT excluded.checksum OR generation IS NOT excluded.generation
                 """
-        ).execute(binding: [scope.databaseValue, table.databaseValue, id.databaseValue, Int64(checksum).databaseValue, generation.databaseValue])
+        )
     }
 
     /// `scope` no longer holds the row; unless `keepingRow` (a tombstone the server sent, kept

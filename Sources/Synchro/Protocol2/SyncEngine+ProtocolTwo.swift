@@ -127,12 +127,14 @@ extension SyncEngine {
             }
             let matched = try await database.write { db -> Bool in
                 try MetaStore.withSyncLock(db) {
+                    var merger = applier.merger(in: db)
+                    let tagging = try ScopeState.tagStatement(in: db)
                     for record in page.records {
                         guard let row = record.row, let id = Self.recordID(record.pk, table: record.table, schema: schema),
                             let rowChecksum = record.rowChecksum.flatMap(ScopeChecksum.fromWire)
                         else { throw SynchroError.invalidResponse(message: "rebuild of \(scope): a record without its row or checksum") }
-                        try applier.merge(ProtocolTwoConversions.record(table: record.table, id: id, row: row, schema: schema), in: db)
-                        try ScopeState.tag(scope, table: record.table, id: id, checksum: rowChecksum, generation: generation, in: db)
+                        try merger.merge(ProtocolTwoConversions.record(table: record.table, id: id, row: row, schema: schema))
+                        try ScopeState.tag(scope, table: record.table, id: id, checksum: rowChecksum, generation: generation, using: tagging)
                     }
                     guard !page.hasMore, let finalCursor, let checksum else { return true }
                     return try ScopeState.finishRebuild(scope, generation: generation, cursor: finalCursor, checksum: checksum, schema: schema, in: db)
@@ -224,10 +226,12 @@ extension SyncEngine {
         try MetaStore.withSyncLock(db) {
             // Each scope's generation, read once per page rather than once per row.
             var generations: [String: Int64] = [:]
+            var merger = applier.merger(in: db)
+            let tagging = try ScopeState.tagStatement(in: db)
             for change in page.changes {
                 let generation = try generations[change.scope] ?? ScopeState.generation(of: change.scope, in: db)
                 generations[change.scope] = generation
-                try apply(change, generation: generation, schema: schema, applier: applier, in: db)
+                try apply(change, generation: generation, schema: schema, merger: &merger, tagging: tagging, in: db)
             }
             for (scope, cursor) in page.scopeCursors { try ScopeState.setCursor(cursor, for: scope, in: db) }
             for removed in page.scopeUpdates.remove { try ScopeState.remove(removed, schema: schema, in: db) }
@@ -251,7 +255,14 @@ extension SyncEngine {
     /// One pulled change. An upsert brings the row; a delete with a tombstone keeps the row
     /// as deleted; a delete without a row, or with a live one (the row left this scope but
     /// lives on: 0.3.0 sends it so), only means this scope no longer holds it.
-    private static func apply(_ change: ChangeRecord, generation: Int64, schema: LocalSchema, applier: RecordApplier, in db: Database) throws {
+    private static func apply(
+        _ change: ChangeRecord,
+        generation: Int64,
+        schema: LocalSchema,
+        merger: inout RecordApplier.Merger,
+        tagging: Statement,
+        in db: Database
+    ) throws {
         guard schema.table(change.table) != nil, let id = Self.recordID(change.pk, table: change.table, schema: schema) else { return }
         switch change.op {
         case .upsert:
@@ -259,21 +270,21 @@ extension SyncEngine {
                 throw SynchroError.invalidResponse(message: "pull: an upsert of \(change.table)/\(id) without its row or checksum")
             }
             let record = ProtocolTwoConversions.record(table: change.table, id: id, row: row, schema: schema)
-            try applier.merge(record, in: db)
+            try merger.merge(record)
             // 0.3.0 sends a row soft-deleted since its change as an upsert: it is a tombstone,
             // which no scope holds (its delete follows).
             guard record.deletedAt == nil else {
                 try ScopeState.untag(change.scope, table: change.table, id: id, keepingRow: true, schema: schema, in: db)
                 return
             }
-            try ScopeState.tag(change.scope, table: change.table, id: id, checksum: checksum, generation: generation, in: db)
+            try ScopeState.tag(change.scope, table: change.table, id: id, checksum: checksum, generation: generation, using: tagging)
         default:
             // A tombstone marks the local row deleted (unless a local change waits for it); a
             // row this device never had is not brought in just to be deleted.
             let deletedAt = change.row.flatMap { row in schema.table(change.table).flatMap { row[$0.deletedAt]?.stringValue } }
             let tombstone = deletedAt != nil
             if let deletedAt {
-                try applier.markDeleted(table: change.table, id: id, at: deletedAt, in: db)
+                try merger.applier.markDeleted(table: change.table, id: id, at: deletedAt, in: db)
             }
             try ScopeState.untag(change.scope, table: change.table, id: id, keepingRow: tombstone, schema: schema, in: db)
         }

@@ -33,7 +33,8 @@ extension SyncEngine {
             let now = TimestampParser.format(Date())
             try await database.write { db in
                 try MetaStore.withSyncLock(db) {
-                    for record in page.changes { try applier.merge(record, in: db) }
+                    var merger = applier.merger(in: db)
+                    for record in page.changes { try merger.merge(record) }
                     for deleted in page.deletes {
                         try applier.markDeleted(table: deleted.tableName, id: deleted.id, at: now, in: db)
                     }

@@ -34,7 +34,8 @@ extension SyncEngine {
             try await database.write { db in
                 try MetaStore.withSyncLock(db) {
                     if clear { try applier.clearForSnapshot(in: db) }
-                    for record in page.records { try applier.merge(record, in: db) }
+                    var merger = applier.merger(in: db)
+                    for record in page.records { try merger.merge(record) }
                 }
                 if let next {
                     let data = try JSONCoding.makeEncoder().encode(next)
