@@ -271,8 +271,9 @@ extension ProtocolTwoServer {
     /// as it was written: reading it back was a fifth of a push).
     private func written(_ mutation: Mutation, table: SyncTable, id: String, version: SyncTimestamp, row written: StoredRow? = nil, in db: Database) throws -> Outcome {
         let row = try written ?? SyncRowStore.find(table, id: id, in: db)
-        try membership.capture(table, row: row, id: id, in: db)
-        return .applied(mutation, row: row.map { ScopeMembership.wireRow($0, table) }, version: version.text)
+        let wire = row.map { ScopeMembership.wireRow($0, table) }
+        try membership.capture(table, row: row, wire: wire, id: id, in: db)
+        return .applied(mutation, row: wire, version: version.text)
     }
 
     /// The `_synchro_owner` protocol 1 keeps per row: the owner column's value, or the parent

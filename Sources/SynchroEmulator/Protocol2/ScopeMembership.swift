@@ -53,11 +53,18 @@ struct ScopeMembership {
     /// once per pushed mutation, so they are cached.
     @discardableResult
     func capture(_ table: SyncTable, row: StoredRow?, id: String, in db: Database) throws -> [String] {
+        try capture(table, row: row, wire: row.map { Self.wireRow($0, table) }, id: id, in: db)
+    }
+
+    /// ``capture(_:row:id:in:)`` with the row's ``wireRow(_:_:)`` already made (a push answers
+    /// with it too).
+    @discardableResult
+    func capture(_ table: SyncTable, row: StoredRow?, wire: JSONValue?, id: String, in db: Database) throws -> [String] {
         let now = try row.map { try scopes(of: $0, in: table, db: db) } ?? []
         let selectScopes = try db.cachedStatement(sql: "SELECT scope FROM _synchro2_memberships WHERE table_name = ? AND record_id = ?")
         try selectScopes.bind([table.name.databaseValue, id.databaseValue])
         let before = Set(try String.fetchAll(selectScopes))
-        let checksum = row.map { RowChecksum.of(Self.wireRow($0, table)) }
+        let checksum = wire.map(RowChecksum.of)
         for scope in now {
             try db.cachedStatement(
                 sql:
