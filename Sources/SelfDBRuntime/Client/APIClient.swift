@@ -131,6 +131,9 @@ public final class APIClient: Sendable {
     /// Encodes `value` as a JSON body.
     public func json(_ value: some Encodable) throws -> RequestBody {
         do {
+            if value is any JSONTreeEncodable {
+                return .json(try JSONTreeEncoder.encode(value).serialized())
+            }
             return .json(try encoder.encode(value))
         } catch {
             throw SelfDBError.invalidArgument("could not encode the request body: \(error)")

@@ -1,0 +1,75 @@
+import Foundation
+
+extension JSONValue {
+    /// The value as compact JSON text in UTF-8, written as ``JSONCoding/makeEncoder()`` writes:
+    /// object keys sorted (by their UTF-8 bytes), `/` not escaped, integers as integers.
+    ///
+    /// - Throws: `EncodingError.invalidValue` for a non-finite number, which JSON cannot hold.
+    public func serialized() throws -> Data {
+        var output: [UInt8] = []
+        output.reserveCapacity(256)
+        try Self.write(self, into: &output)
+        return Data(output)
+    }
+
+    private static func write(_ value: JSONValue, into output: inout [UInt8]) throws {
+        switch value {
+        case .null: output.append(contentsOf: "null".utf8)
+        case .bool(let flag): output.append(contentsOf: (flag ? "true" : "false").utf8)
+        case .integer(let integer): output.append(contentsOf: String(integer).utf8)
+        case .number(let number): output.append(contentsOf: try text(of: number).utf8)
+        case .string(let text): writeString(text, into: &output)
+        case .array(let elements):
+            output.append(UInt8(ascii: "["))
+            for (position, element) in elements.enumerated() {
+                if position > 0 { output.append(UInt8(ascii: ",")) }
+                try write(element, into: &output)
+            }
+            output.append(UInt8(ascii: "]"))
+        case .object(let members):
+            output.append(UInt8(ascii: "{"))
+            // Sorted, so a request's body is the same bytes every time it is sent.
+            let keys = members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            for (position, key) in keys.enumerated() {
+                if position > 0 { output.append(UInt8(ascii: ",")) }
+                writeString(key, into: &output)
+                output.append(UInt8(ascii: ":"))
+                try write(members[key] ?? .null, into: &output)
+            }
+            output.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// A number without a fraction as an integer (`3`, as Foundation writes `3.0`), anything
+    /// else in Swift's shortest round-trip form (`2.5`, `1e-07`), which JSON reads back exactly.
+    private static func text(of number: Double) throws -> String {
+        guard number.isFinite else {
+            throw EncodingError.invalidValue(number, .init(codingPath: [], debugDescription: "\(number) is not a JSON number"))
+        }
+        if number == number.rounded(), abs(number) < 1e15 { return String(Int64(number)) }
+        return "\(number)"
+    }
+
+    /// A string with `"`, `\` and the control characters escaped; the rest as its UTF-8 bytes.
+    private static func writeString(_ text: String, into output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): output.append(contentsOf: #"\""#.utf8)
+            case UInt8(ascii: "\\"): output.append(contentsOf: #"\\"#.utf8)
+            case 0x0A: output.append(contentsOf: #"\n"#.utf8)
+            case 0x0D: output.append(contentsOf: #"\r"#.utf8)
+            case 0x09: output.append(contentsOf: #"\t"#.utf8)
+            case 0x08: output.append(contentsOf: #"\b"#.utf8)
+            case 0x0C: output.append(contentsOf: #"\f"#.utf8)
+            case 0..<0x20:
+                let digits = Array("0123456789abcdef".utf8)
+                output.append(contentsOf: #"\u00"#.utf8)
+                output.append(digits[Int(byte >> 4)])
+                output.append(digits[Int(byte & 0x0F)])
+            default: output.append(byte)
+            }
+        }
+        output.append(UInt8(ascii: "\""))
+    }
+}

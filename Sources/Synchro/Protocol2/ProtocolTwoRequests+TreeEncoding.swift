@@ -1,0 +1,6 @@
+import SelfDBRuntime
+
+// A push batch carries a row per mutation: through Foundation's `JSONEncoder` every value of
+// it was boxed on its way through `Codable`, a tenth of a device's push on the client
+// (Benchmarks/RESULTS.md, issue 25). The tree encoder takes each row's values as they are.
+extension MutationPushRequest: JSONTreeEncodable {}
