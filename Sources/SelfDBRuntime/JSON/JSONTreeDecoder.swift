@@ -198,8 +198,8 @@ private struct MemberKey: CodingKey {
     init?(intValue: Int) { nil }
 }
 
-/// A position in an array, as a coding key.
-private struct IndexKey: CodingKey {
+/// A position in an array, as a coding key (the tree decoder's and encoder's).
+struct IndexKey: CodingKey {
     let intValue: Int?
     var stringValue: String { "Index \(intValue ?? 0)" }
     init(_ index: Int) { intValue = index }
