@@ -25,6 +25,7 @@ struct JSONTreeEncoderTests {
         var nested: [String: [String?]] = ["b": [], "a": ["x", nil]]
         var free: JSONValue = ["n": 1, "d": 1.25, "s": "s", "b": false, "z": nil, "a": [1, "2"]]
         var row: [String: JSONValue] = ["id": "r1", "o": ["x": [nil]]]
+        var labels: [String: String] = ["id": "r1", "kind": "task"]
         var missing: String?
         var kind = Kind.open
     }
@@ -81,5 +82,24 @@ struct JSONTreeEncoderTests {
         #expect(throws: EncodingError.self) { try JSONTreeEncoder.encode(Bad()) }
         #expect(throws: EncodingError.self) { try JSONValue.number(.infinity).serialized() }
         #expect(throws: EncodingError.self) { try JSONTreeEncoder.encode([Float.infinity]) }
+    }
+
+    /// The path of a value JSON cannot hold, through objects and arrays, as Foundation reports it.
+    @Test func errorsCarryTheirWholePath() {
+        struct Inner: Encodable { var values = [1.0, .nan] }
+        struct Outer: Encodable { var pages = ["a": [Inner()]] }
+        func path(_ encode: () throws -> Void) -> [String]? {
+            do {
+                try encode()
+                return nil
+            } catch EncodingError.invalidValue(_, let context) {
+                return context.codingPath.map(\.stringValue)
+            } catch {
+                return nil
+            }
+        }
+        let tree = path { _ = try JSONTreeEncoder.encode(Outer()) }
+        #expect(tree == ["pages", "a", "Index 0", "values", "Index 1"])
+        #expect(tree == path { _ = try JSONCoding.makeEncoder().encode(Outer()) })
     }
 }

@@ -19,7 +19,7 @@ public enum JSONTreeEncoder {
     /// - Throws: `EncodingError.invalidValue` for a non-finite number, and what the value's
     ///   own `encode(to:)` throws.
     public static func encode<T: Encodable>(_ value: T) throws -> JSONValue {
-        try Node.resolve(TreeEncoder.wrap(value, path: []))
+        try Node.resolve(TreeEncoder.wrap(value, parent: nil, key: nil))
     }
 }
 
@@ -49,14 +49,17 @@ private final class ArrayBox {
     var elements: [Node] = []
 }
 
+/// An encoder for one value. Paths are chains of ``CodingPath`` shared with the containers
+/// (as in ``JSONTreeDecoder``), joined into arrays only when asked or reported in an error.
 private final class TreeEncoder: Encoder {
-    let codingPath: [any CodingKey]
+    let path: CodingPath?
+    var codingPath: [any CodingKey] { CodingPath.join(path, nil) }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
     /// What was encoded; nil until something was (a type that encodes nothing is `{}`).
     var node: Node?
 
-    init(path: [any CodingKey]) {
-        codingPath = path
+    init(path: CodingPath?) {
+        self.path = path
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
@@ -67,7 +70,7 @@ private final class TreeEncoder: Encoder {
             box = ObjectBox()
             node = .object(box)
         }
-        return KeyedEncodingContainer(KeyedContainer<Key>(box: box, codingPath: codingPath))
+        return KeyedEncodingContainer(KeyedContainer<Key>(box: box, path: path))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -78,7 +81,7 @@ private final class TreeEncoder: Encoder {
             box = ArrayBox()
             node = .array(box)
         }
-        return UnkeyedContainer(box: box, codingPath: codingPath)
+        return UnkeyedContainer(box: box, path: path)
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
@@ -87,24 +90,25 @@ private final class TreeEncoder: Encoder {
 
     /// `value` as a node: the values Foundation's encoder treats specially the same way here,
     /// free-form JSON as it is, anything else through its own `encode(to:)`.
-    static func wrap<T: Encodable>(_ value: T, path: [any CodingKey]) throws -> Node {
+    static func wrap<T: Encodable>(_ value: T, parent: CodingPath?, key: (any CodingKey)?) throws -> Node {
         // Type comparisons first: a failed dynamic cast per value would cost more than the
         // encoding it saves.
         let type = T.self
         if type == JSONValue.self, let json = value as? JSONValue { return .value(json) }
         if type == [String: JSONValue].self, let object = value as? [String: JSONValue] { return .value(.object(object)) }
+        if type == [String: String].self, let object = value as? [String: String] { return .value(.object(object.mapValues(JSONValue.string))) }
         if type == String.self, let text = value as? String { return .value(.string(text)) }
         if type == Date.self, let date = value as? Date { return .value(.string(TimestampParser.format(date))) }
         if type == Data.self, let data = value as? Data { return .value(.string(data.base64EncodedString())) }
         if type == URL.self, let url = value as? URL { return .value(.string(url.absoluteString)) }
-        let encoder = TreeEncoder(path: path)
+        let encoder = TreeEncoder(path: key.map { CodingPath(parent: parent, key: $0) } ?? parent)
         try value.encode(to: encoder)
         return encoder.node ?? .value(.object([:]))
     }
 
-    static func number(_ value: Double, path: [any CodingKey]) throws -> JSONValue {
+    static func number(_ value: Double, parent: CodingPath?, key: (any CodingKey)?) throws -> JSONValue {
         guard value.isFinite else {
-            throw EncodingError.invalidValue(value, .init(codingPath: path, debugDescription: "\(value) is not a JSON number"))
+            throw EncodingError.invalidValue(value, .init(codingPath: CodingPath.join(parent, key), debugDescription: "\(value) is not a JSON number"))
         }
         return .number(value)
     }
@@ -115,11 +119,11 @@ private final class TreeEncoder: Encoder {
         Double("\(value)") ?? Double(value)
     }
 
-    static func integer<I: FixedWidthInteger>(_ value: I, path: [any CodingKey]) throws -> JSONValue {
+    static func integer<I: FixedWidthInteger>(_ value: I, parent: CodingPath?, key: (any CodingKey)?) throws -> JSONValue {
         guard let exact = Int64(exactly: value) else {
             // Above `Int64.max`: through a `Double`, exact only where it holds the value (the
             // generated models have no `UInt64`).
-            return try number(Double(value), path: path)
+            return try number(Double(value), parent: parent, key: key)
         }
         return .integer(exact)
     }
@@ -129,49 +133,50 @@ private final class TreeEncoder: Encoder {
 
 private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let box: ObjectBox
-    let codingPath: [any CodingKey]
+    let path: CodingPath?
+    var codingPath: [any CodingKey] { CodingPath.join(path, nil) }
 
     private func set(_ value: JSONValue, _ key: Key) { box.members[key.stringValue] = .value(value) }
 
     mutating func encodeNil(forKey key: Key) throws { set(.null, key) }
     mutating func encode(_ value: Bool, forKey key: Key) throws { set(.bool(value), key) }
     mutating func encode(_ value: String, forKey key: Key) throws { set(.string(value), key) }
-    mutating func encode(_ value: Double, forKey key: Key) throws { set(try TreeEncoder.number(value, path: codingPath + [key]), key) }
-    mutating func encode(_ value: Float, forKey key: Key) throws { set(try TreeEncoder.number(TreeEncoder.double(value), path: codingPath + [key]), key) }
+    mutating func encode(_ value: Double, forKey key: Key) throws { set(try TreeEncoder.number(value, parent: path, key: key), key) }
+    mutating func encode(_ value: Float, forKey key: Key) throws { set(try TreeEncoder.number(TreeEncoder.double(value), parent: path, key: key), key) }
     mutating func encode(_ value: Int, forKey key: Key) throws { set(.integer(Int64(value)), key) }
     mutating func encode(_ value: Int8, forKey key: Key) throws { set(.integer(Int64(value)), key) }
     mutating func encode(_ value: Int16, forKey key: Key) throws { set(.integer(Int64(value)), key) }
     mutating func encode(_ value: Int32, forKey key: Key) throws { set(.integer(Int64(value)), key) }
     mutating func encode(_ value: Int64, forKey key: Key) throws { set(.integer(value), key) }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { set(try TreeEncoder.integer(value, path: codingPath + [key]), key) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { set(try TreeEncoder.integer(value, parent: path, key: key), key) }
     mutating func encode(_ value: UInt8, forKey key: Key) throws { set(.integer(Int64(value)), key) }
     mutating func encode(_ value: UInt16, forKey key: Key) throws { set(.integer(Int64(value)), key) }
     mutating func encode(_ value: UInt32, forKey key: Key) throws { set(.integer(Int64(value)), key) }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { set(try TreeEncoder.integer(value, path: codingPath + [key]), key) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { set(try TreeEncoder.integer(value, parent: path, key: key), key) }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        box.members[key.stringValue] = try TreeEncoder.wrap(value, path: codingPath + [key])
+        box.members[key.stringValue] = try TreeEncoder.wrap(value, parent: path, key: key)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
         let nested = ObjectBox()
         box.members[key.stringValue] = .object(nested)
-        return KeyedEncodingContainer(KeyedContainer<NestedKey>(box: nested, codingPath: codingPath + [key]))
+        return KeyedEncodingContainer(KeyedContainer<NestedKey>(box: nested, path: CodingPath(parent: path, key: key)))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
         let nested = ArrayBox()
         box.members[key.stringValue] = .array(nested)
-        return UnkeyedContainer(box: nested, codingPath: codingPath + [key])
+        return UnkeyedContainer(box: nested, path: CodingPath(parent: path, key: key))
     }
 
     mutating func superEncoder() -> any Encoder {
-        let encoder = TreeEncoder(path: codingPath + [SuperKey()])
+        let encoder = TreeEncoder(path: CodingPath(parent: path, key: SuperKey()))
         box.members["super"] = .encoder(encoder)
         return encoder
     }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {
-        let encoder = TreeEncoder(path: codingPath + [key])
+        let encoder = TreeEncoder(path: CodingPath(parent: path, key: key))
         box.members[key.stringValue] = .encoder(encoder)
         return encoder
     }
@@ -187,45 +192,47 @@ private struct SuperKey: CodingKey {
 
 private struct UnkeyedContainer: UnkeyedEncodingContainer {
     let box: ArrayBox
-    let codingPath: [any CodingKey]
+    let path: CodingPath?
+    var codingPath: [any CodingKey] { CodingPath.join(path, nil) }
     var count: Int { box.elements.count }
 
-    private var nextPath: [any CodingKey] { codingPath + [IndexKey(count)] }
+    /// The key of the element appended next.
+    private var nextKey: IndexKey { IndexKey(count) }
     private func append(_ value: JSONValue) { box.elements.append(.value(value)) }
 
     mutating func encodeNil() throws { append(.null) }
     mutating func encode(_ value: Bool) throws { append(.bool(value)) }
     mutating func encode(_ value: String) throws { append(.string(value)) }
-    mutating func encode(_ value: Double) throws { append(try TreeEncoder.number(value, path: nextPath)) }
-    mutating func encode(_ value: Float) throws { append(try TreeEncoder.number(TreeEncoder.double(value), path: nextPath)) }
+    mutating func encode(_ value: Double) throws { append(try TreeEncoder.number(value, parent: path, key: nextKey)) }
+    mutating func encode(_ value: Float) throws { append(try TreeEncoder.number(TreeEncoder.double(value), parent: path, key: nextKey)) }
     mutating func encode(_ value: Int) throws { append(.integer(Int64(value))) }
     mutating func encode(_ value: Int8) throws { append(.integer(Int64(value))) }
     mutating func encode(_ value: Int16) throws { append(.integer(Int64(value))) }
     mutating func encode(_ value: Int32) throws { append(.integer(Int64(value))) }
     mutating func encode(_ value: Int64) throws { append(.integer(value)) }
-    mutating func encode(_ value: UInt) throws { append(try TreeEncoder.integer(value, path: nextPath)) }
+    mutating func encode(_ value: UInt) throws { append(try TreeEncoder.integer(value, parent: path, key: nextKey)) }
     mutating func encode(_ value: UInt8) throws { append(.integer(Int64(value))) }
     mutating func encode(_ value: UInt16) throws { append(.integer(Int64(value))) }
     mutating func encode(_ value: UInt32) throws { append(.integer(Int64(value))) }
-    mutating func encode(_ value: UInt64) throws { append(try TreeEncoder.integer(value, path: nextPath)) }
-    mutating func encode<T: Encodable>(_ value: T) throws { box.elements.append(try TreeEncoder.wrap(value, path: nextPath)) }
+    mutating func encode(_ value: UInt64) throws { append(try TreeEncoder.integer(value, parent: path, key: nextKey)) }
+    mutating func encode<T: Encodable>(_ value: T) throws { box.elements.append(try TreeEncoder.wrap(value, parent: path, key: nextKey)) }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
         let nested = ObjectBox()
-        let path = nextPath
+        let nestedPath = CodingPath(parent: path, key: nextKey)
         box.elements.append(.object(nested))
-        return KeyedEncodingContainer(KeyedContainer<NestedKey>(box: nested, codingPath: path))
+        return KeyedEncodingContainer(KeyedContainer<NestedKey>(box: nested, path: nestedPath))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
         let nested = ArrayBox()
-        let path = nextPath
+        let nestedPath = CodingPath(parent: path, key: nextKey)
         box.elements.append(.array(nested))
-        return UnkeyedContainer(box: nested, codingPath: path)
+        return UnkeyedContainer(box: nested, path: nestedPath)
     }
 
     mutating func superEncoder() -> any Encoder {
-        let encoder = TreeEncoder(path: nextPath)
+        let encoder = TreeEncoder(path: CodingPath(parent: path, key: nextKey))
         box.elements.append(.encoder(encoder))
         return encoder
     }
@@ -240,17 +247,17 @@ private struct SingleValueContainer: SingleValueEncodingContainer {
     mutating func encodeNil() throws { set(.null) }
     mutating func encode(_ value: Bool) throws { set(.bool(value)) }
     mutating func encode(_ value: String) throws { set(.string(value)) }
-    mutating func encode(_ value: Double) throws { set(try TreeEncoder.number(value, path: codingPath)) }
-    mutating func encode(_ value: Float) throws { set(try TreeEncoder.number(TreeEncoder.double(value), path: codingPath)) }
+    mutating func encode(_ value: Double) throws { set(try TreeEncoder.number(value, parent: encoder.path, key: nil)) }
+    mutating func encode(_ value: Float) throws { set(try TreeEncoder.number(TreeEncoder.double(value), parent: encoder.path, key: nil)) }
     mutating func encode(_ value: Int) throws { set(.integer(Int64(value))) }
     mutating func encode(_ value: Int8) throws { set(.integer(Int64(value))) }
     mutating func encode(_ value: Int16) throws { set(.integer(Int64(value))) }
     mutating func encode(_ value: Int32) throws { set(.integer(Int64(value))) }
     mutating func encode(_ value: Int64) throws { set(.integer(value)) }
-    mutating func encode(_ value: UInt) throws { set(try TreeEncoder.integer(value, path: codingPath)) }
+    mutating func encode(_ value: UInt) throws { set(try TreeEncoder.integer(value, parent: encoder.path, key: nil)) }
     mutating func encode(_ value: UInt8) throws { set(.integer(Int64(value))) }
     mutating func encode(_ value: UInt16) throws { set(.integer(Int64(value))) }
     mutating func encode(_ value: UInt32) throws { set(.integer(Int64(value))) }
-    mutating func encode(_ value: UInt64) throws { set(try TreeEncoder.integer(value, path: codingPath)) }
-    mutating func encode<T: Encodable>(_ value: T) throws { encoder.node = try TreeEncoder.wrap(value, path: codingPath) }
+    mutating func encode(_ value: UInt64) throws { set(try TreeEncoder.integer(value, parent: encoder.path, key: nil)) }
+    mutating func encode<T: Encodable>(_ value: T) throws { encoder.node = try TreeEncoder.wrap(value, parent: encoder.path, key: nil) }
 }

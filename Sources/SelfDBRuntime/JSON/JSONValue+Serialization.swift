@@ -50,6 +50,8 @@ extension JSONValue {
         return "\(number)"
     }
 
+    private static let digits = Array("0123456789abcdef".utf8)
+
     /// A string with `"`, `\` and the control characters escaped; the rest as its UTF-8 bytes.
     private static func writeString(_ text: String, into output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
@@ -63,10 +65,9 @@ extension JSONValue {
             case 0x08: output.append(contentsOf: #"\b"#.utf8)
             case 0x0C: output.append(contentsOf: #"\f"#.utf8)
             case 0..<0x20:
-                let digits = Array("0123456789abcdef".utf8)
                 output.append(contentsOf: #"\u00"#.utf8)
-                output.append(digits[Int(byte >> 4)])
-                output.append(digits[Int(byte & 0x0F)])
+                output.append(Self.digits[Int(byte >> 4)])
+                output.append(Self.digits[Int(byte & 0x0F)])
             default: output.append(byte)
             }
         }

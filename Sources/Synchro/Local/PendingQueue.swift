@@ -59,15 +59,11 @@ enum PendingQueue {
     /// The changes of `keys` as they stand now, marked in flight, with each record's full
     /// local row as its data. Records whose pending row is gone (a create and a delete
     /// cancelled out) are skipped; a table no longer synced drops its pending rows.
-    static func prepare(_ keys: ArraySlice<(table: String, id: String)>, schema: LocalSchema, in db: Database) throws -> [OutgoingChange] {
-        try prepare(keys, readAhead: [], schema: schema, in: db)
-    }
-
-    /// ``prepare(_:schema:in:)``, taking the changes ``readAhead(_:schema:in:)`` read for
-    /// `keys` where the record has not changed since: the same seq (no tracked write) and the
-    /// same stored values (no write under the sync lock, such as a cascade from a settled
-    /// parent). Any other record is read again here, so the result is what reading everything
-    /// now would give.
+    ///
+    /// The changes ``readAhead(_:schema:in:)`` read for `keys` are taken where the record has
+    /// not changed since: the same seq (no tracked write) and the same stored values (no write
+    /// under the sync lock, such as a cascade from a settled parent). Any other record is read
+    /// again here, so the result is what reading everything now would give.
     static func prepare(
         _ keys: ArraySlice<(table: String, id: String)>,
         readAhead: [ReadAheadChange?],

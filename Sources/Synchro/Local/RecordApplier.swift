@@ -51,14 +51,7 @@ struct RecordApplier {
         }
     }
 
-    /// Upserts a pulled or snapshot record, unless a pending change or a newer local row
-    /// keeps it out. Records of tables the client does not sync are skipped.
-    func merge(_ record: SyncRecord, in db: Database) throws {
-        var merger = merger(in: db)
-        try merger.merge(record)
-    }
-
-    /// Merges many records in one transaction: ``merge(_:in:)`` with each table's statement
+    /// Merges pulled or snapshot records in the transaction of `db`, each table's statement
     /// looked up once rather than once per record (GRDB's statement cache is keyed by the SQL
     /// text, which it hashes on every lookup).
     func merger(in db: Database) -> Merger {
@@ -76,17 +69,15 @@ struct RecordApplier {
             self.db = db
         }
 
+        /// Upserts `record`, unless a pending change or a newer local row keeps it out.
+        /// Records of tables the client does not sync are skipped.
         mutating func merge(_ record: SyncRecord) throws {
             guard let plan = applier.plans[record.tableName] else { return }
             var arguments = RecordApplier.values(of: record, from: plan.sources)
             arguments.append(record.id.lowercased().databaseValue)
-            if let statement = statements[record.tableName] {
-                try statement.execute(binding: arguments)
-            } else {
-                let statement = try db.cachedStatement(sql: plan.merge)
-                statements[record.tableName] = statement
-                try statement.execute(binding: arguments)
-            }
+            let statement = try statements[record.tableName] ?? db.cachedStatement(sql: plan.merge)
+            statements[record.tableName] = statement
+            try statement.execute(binding: arguments)
         }
     }
 

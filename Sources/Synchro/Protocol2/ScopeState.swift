@@ -56,13 +56,8 @@ enum ScopeState {
         try db.execute(sql: "UPDATE _synchro_scopes SET cursor = NULL, checksum = NULL")
     }
 
-    /// Records that `scope` holds the row, with the checksum the server sent for it.
-    static func tag(_ scope: String, table: String, id: String, checksum: Int32, generation: Int64, in db: Database) throws {
-        try tag(scope, table: table, id: id, checksum: checksum, generation: generation, using: tagStatement(in: db))
-    }
-
-    /// ``tag(_:table:id:checksum:generation:in:)`` through a statement from ``tagStatement(in:)``,
-    /// looked up once for a page of rows.
+    /// Records that `scope` holds the row, with the checksum the server sent for it, through
+    /// the statement ``tagStatement(in:)`` looked up once for a page of rows.
     static func tag(_ scope: String, table: String, id: String, checksum: Int32, generation: Int64, using statement: Statement) throws {
         try statement.execute(binding: [scope.databaseValue, table.databaseValue, id.databaseValue, Int64(checksum).databaseValue, generation.databaseValue])
     }

@@ -104,7 +104,7 @@ extension SyncEngine {
                 // (no row removed, no conflict applied), so the next batch, a disjoint set of
                 // records, goes out meanwhile and the server works on it while this one is
                 // settled here. A batch with anything refused is settled before the next one
-                // is read (a refused parent's children may go with it).
+                // is marked in flight (its settlement may remove a refused parent's children).
                 let previous = settling
                 settling = Task {
                     let earlier = try await previous?.value ?? []

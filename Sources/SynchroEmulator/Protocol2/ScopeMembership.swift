@@ -46,18 +46,13 @@ struct ScopeMembership {
     /// `delete` for one lost (a soft delete loses them all). Returns the scopes it is in now.
     @discardableResult
     func capture(_ table: SyncTable, id: String, in db: Database) throws -> [String] {
-        try capture(table, row: try SyncRowStore.find(table, id: id, in: db), id: id, in: db)
+        let row = try SyncRowStore.find(table, id: id, in: db)
+        return try capture(table, row: row, wire: row.map { Self.wireRow($0, table) }, id: id, in: db)
     }
 
-    /// ``capture(_:id:in:)`` for a row already read (nil: it no longer exists). Statements run
-    /// once per pushed mutation, so they are cached.
-    @discardableResult
-    func capture(_ table: SyncTable, row: StoredRow?, id: String, in db: Database) throws -> [String] {
-        try capture(table, row: row, wire: row.map { Self.wireRow($0, table) }, id: id, in: db)
-    }
-
-    /// ``capture(_:row:id:in:)`` with the row's ``wireRow(_:_:)`` already made (a push answers
-    /// with it too).
+    /// ``capture(_:id:in:)`` for a row already read (nil: it no longer exists), with its
+    /// ``wireRow(_:_:)`` already made (a push answers with it too). Statements run once per
+    /// pushed mutation, so they are cached.
     @discardableResult
     func capture(_ table: SyncTable, row: StoredRow?, wire: JSONValue?, id: String, in db: Database) throws -> [String] {
         let now = try row.map { try scopes(of: $0, in: table, db: db) } ?? []
