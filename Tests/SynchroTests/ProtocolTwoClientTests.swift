@@ -72,6 +72,31 @@ struct ProtocolTwoClientTests {
         }
     }
 
+    @Test("the pull's echo of a device's own push writes nothing, its key in upper case or not")
+    func theEchoOfAPushWritesNothing() async throws {
+        try await SyncWorld.run(configure: Self.protocolTwo) { world in
+            let user = SyncWorld.newUser()
+            let phone = try await world.startedDevice("phone", user: user)
+            let upper = UUID().uuidString
+            let lower = UUID().uuidString.lowercased()
+            try phone.execute("CREATE TABLE audit (id TEXT)")
+            try phone.execute("CREATE TRIGGER audit_tasks AFTER UPDATE ON tasks BEGIN INSERT INTO audit VALUES (new.id); END")
+            try phone.execute("INSERT INTO tasks (id, user_id, title) VALUES (?, ?, 'upper'), (?, ?, 'lower')", params: [upper, user, lower, user])
+            // One cycle: the push, settled (one write per row: the row as the server holds
+            // it), then the pull that brings both rows back, equal.
+            try await phone.syncNow()
+            #expect(world.emulator.requestCount(method: "POST", path: "/sync/pull") >= 1)
+            let written = try phone.query("SELECT id FROM audit ORDER BY id").map { $0["id"] as String }
+            #expect(written == [upper.lowercased(), lower].sorted(), "one write per row, the settlement's")
+            // The server's spelling of the key, and the defaults it filled in.
+            let rows = try phone.query("SELECT id, title, done, priority FROM tasks ORDER BY id")
+            #expect(rows.map { $0["id"] as String } == [upper.lowercased(), lower].sorted())
+            #expect(rows.allSatisfy { $0["done"] as Int64? == 0 && $0["priority"] as Int64? == 0 })
+            #expect(try phone.queryOne("SELECT title FROM tasks WHERE id = ?", params: [upper])?["title"] as String? == "upper")
+            #expect(try phone.pendingChangeCount() == 0)
+        }
+    }
+
     @Test("a database synced with a protocol-1 server moves to a protocol-2 one: a full resync, the offline write kept")
     func movingFromProtocolOne() async throws {
         try await SyncWorld.run { world in

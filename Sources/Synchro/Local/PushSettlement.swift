@@ -30,6 +30,15 @@ enum PushSettlement {
             let unchanged = current?.seq == pending.seq
             switch result.status {
             case .applied:
+                if unchanged, outgoing.change.operation != .delete, let server = result.serverVersion {
+                    // The row as the server now holds it: its timestamp, the defaults it
+                    // filled, its spelling of the key. The pull's echo of this very change
+                    // (protocol 2 sends a device its own writes) then finds the row equal and
+                    // writes nothing; it used to write every pushed row a second time.
+                    try applier.overwrite(server, in: db)
+                    try PendingQueue.remove(pending, in: db)
+                    continue
+                }
                 let timestamp = outgoing.change.operation == .delete ? result.serverDeletedAt : result.serverUpdatedAt
                 try writeServerTimestamp(timestamp, for: outgoing, in: table, db: db)
                 if unchanged {
