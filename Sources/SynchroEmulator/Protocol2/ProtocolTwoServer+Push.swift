@@ -181,9 +181,8 @@ extension ProtocolTwoServer {
             // The real server's message for `p_push_policy => 'read_only'` (Rust's {:?} quoting).
             return .terminal("policy_rejected", "table \"\(mutation.table)\" is read-only", for: mutation)
         }
-        let protected: Set<String> = [table.primaryKey, table.updatedAtColumn, table.deletedAtColumn, "created_at"]
         // Unsynced columns are ignored, as the real server keeps only `sync_columns`.
-        let writable = mutation.columns.members.filter { table.syncedColumn($0.key) != nil && !protected.contains($0.key) }
+        let writable = mutation.columns.members.filter { table.syncedColumn($0.key) != nil && !table.pushProtectedColumns.contains($0.key) }
         let existing = try SyncRowStore.find(table, id: id, in: db)
         switch (mutation.operation, existing) {
         case (.delete, nil), (.update, nil):
@@ -254,7 +253,7 @@ extension ProtocolTwoServer {
         }
         var values: [(column: String, value: DatabaseValue)] = []
         for (name, value) in writable {
-            guard let column = table.column(name) else { continue }
+            guard let column = table.syncedColumn(name) else { continue }
             do {
                 values.append((name, try Self.storable(value, for: column)))
             } catch {

@@ -44,8 +44,12 @@ enum RowChecksum {
         case .object(let object):
             output.append(UInt8(ascii: "{"))
             // Byte order, compared in place (copying both keys for every comparison was most of
-            // a row's checksum).
-            let members = object.members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+            // a row's checksum); a served row is in that order already (``ScopeMembership/wireRow(_:_:)``).
+            func precedes(_ first: (key: String, value: JSONValue), _ second: (key: String, value: JSONValue)) -> Bool {
+                first.key.utf8.lexicographicallyPrecedes(second.key.utf8)
+            }
+            let inOrder = zip(object.members, object.members.dropFirst()).allSatisfy { !precedes($1, $0) }
+            let members = inOrder ? object.members : object.members.sorted(by: precedes)
             for (position, member) in members.enumerated() {
                 if position > 0 { output.append(UInt8(ascii: ",")) }
                 JSONWriter.writeString(member.key, into: &output)

@@ -58,7 +58,8 @@ struct ScopeMembership {
         let now = try row.map { try scopes(of: $0, in: table, db: db) } ?? []
         let selectScopes = try db.cachedStatement(sql: "SELECT scope FROM _synchro2_memberships WHERE table_name = ? AND record_id = ?")
         try selectScopes.bind([table.name.databaseValue, id.databaseValue])
-        let before = Set(try String.fetchAll(selectScopes))
+        // A record is in a scope or two: an array, not a set, per write.
+        let before = try String.fetchAll(selectScopes)
         let checksum = wire.map(RowChecksum.of)
         for scope in now {
             try db.cachedStatement(
@@ -67,7 +68,7 @@ struct ScopeMembership {
             ).execute(binding: [scope.databaseValue, table.name.databaseValue, id.databaseValue, Int64(checksum ?? 0).databaseValue])
             try log(before.contains(scope) ? "update" : "insert", scope: scope, table: table.name, id: id, in: db)
         }
-        for scope in before.subtracting(now).sorted() {
+        for scope in before.filter({ !now.contains($0) }).sorted() {
             try db.cachedStatement(sql: "DELETE FROM _synchro2_memberships WHERE scope = ? AND table_name = ? AND record_id = ?")
                 .execute(binding: [scope.databaseValue, table.name.databaseValue, id.databaseValue])
             try log("delete", scope: scope, table: table.name, id: id, in: db)
@@ -107,9 +108,11 @@ struct ScopeMembership {
 
     /// The row as protocol 2 serves it: every synced column (and no other), the registered
     /// timestamps in `YYYY-MM-DDTHH:MM:SS.sssZ` (what the stored text already is, or null).
+    /// Members in the byte order of their names, as the real server's `jsonb` has its own order
+    /// rather than the spec's.
     static func wireRow(_ row: StoredRow, _ table: SyncTable) -> JSONValue {
         var data = JSONObject()
-        for column in table.syncedColumns {
+        for column in table.wireColumns {
             data[column.name] = row.data[column.name] ?? .null
         }
         data[table.updatedAtColumn] = row.updatedAt?.json ?? .null

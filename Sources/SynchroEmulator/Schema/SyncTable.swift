@@ -22,6 +22,14 @@ package struct SyncTable: Sendable {
     let syncedColumns: [SyncColumn]
     /// The text of the per-row statements (``SyncRowStore``).
     let rowSQL: SyncRowStore.SQL
+    /// The columns a protocol-2 push never writes (the server sets them), built once: a set
+    /// per pushed mutation showed in a profile.
+    let pushProtectedColumns: Set<String>
+    /// ``syncedColumns`` by name, for the per-mutation lookups of a push.
+    private let syncedColumnsByName: [String: SyncColumn]
+    /// ``syncedColumns`` in the byte order of their names: a served row lists its members so,
+    /// which is already the order its checksum needs (``RowChecksum``), so no row is sorted.
+    let wireColumns: [SyncColumn]
 
     init?(_ table: TableDeclaration) {
         guard let sync = table.sync, let primaryKey = table.primaryKey?.value, let scopeSource = SyncScopeSource(sync) else { return nil }
@@ -48,6 +56,9 @@ package struct SyncTable: Sendable {
             syncedColumns = columns.filter { !excluded.contains($0.name) }
         }
         rowSQL = SyncRowStore.SQL(storageName: Self.storageName(of: name), primaryKey: primaryKey, columns: columns)
+        pushProtectedColumns = [primaryKey, updatedAtColumn, deletedAtColumn, "created_at"]
+        syncedColumnsByName = Dictionary(syncedColumns.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        wireColumns = syncedColumns.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
     }
 
     /// Whether protocol 1 can serve the table: it knows only rows owned through `owner` or
@@ -61,7 +72,7 @@ package struct SyncTable: Sendable {
 
     /// The synced column `name`; nil for an unsynced or unknown one.
     func syncedColumn(_ name: String) -> SyncColumn? {
-        syncedColumns.first { $0.name == name }
+        syncedColumnsByName[name]
     }
 
     /// The shared scope of a table with `shared:`.
