@@ -40,18 +40,18 @@ extension ProtocolTwoServer {
             var accepted: [JSONValue] = []
             var rejected: [JSONValue] = []
             for mutation in mutations {
-                // A savepoint per mutation, so a refused one leaves nothing behind; its statements
-                // are cached (GRDB's inSavepoint compiles them anew each time: a tenth of a push).
-                try db.cachedStatement(sql: "SAVEPOINT synchro_mutation").execute()
-                let outcome: Outcome
-                do {
-                    outcome = try apply(mutation, user: user, deletedAt: deletedAt, in: db)
-                } catch {
-                    try db.cachedStatement(sql: "ROLLBACK TO SAVEPOINT synchro_mutation").execute()
-                    throw error
+                // No savepoint per mutation. A refused mutation leaves nothing behind because
+                // every refusal is decided before the mutation writes anything (checked here:
+                // one that wrote fails the push instead), and an error thrown mid-write fails
+                // the whole push, whose transaction rolls back. With a savepoint per mutation,
+                // SQLite copied every page a mutation touched into its statement journal, which
+                // doubled the cost of the writes (measured on the same statements in Python's
+                // sqlite3).
+                let changesBefore = db.totalChangesCount
+                let outcome = try apply(mutation, user: user, deletedAt: deletedAt, in: db)
+                if !outcome.isApplied, db.totalChangesCount != changesBefore {
+                    throw SyncError(status: .internalServerError, message: "internal error: mutation \(mutation.id) was refused after a write")
                 }
-                if !outcome.isApplied { try db.cachedStatement(sql: "ROLLBACK TO SAVEPOINT synchro_mutation").execute() }
-                try db.cachedStatement(sql: "RELEASE SAVEPOINT synchro_mutation").execute()
                 // Synchro 0.3.0 runs the batch without subtransactions: an SQL error ends the
                 // whole transaction, and the adapter answers a bare 500.
                 if outcome.isDatabaseError, writeErrors == .rollBackBatch {
