@@ -60,9 +60,13 @@ extension ProtocolTwoServer {
             // Each scope's cursor goes to its highest entry of the page: a record's latest entry
             // stands at its first entry's place, so the last one listed need not be the highest.
             var reached: [String: Int64] = [:]
-            for entry in Self.deduplicated(entries) {
+            let page = Self.deduplicated(entries)
+            let rows = try liveRows(of: page.map { ($0.table, $0.recordID) }, in: db)
+            for entry in page {
                 reached[entry.scope] = max(reached[entry.scope] ?? 0, entry.sequence)
-                if let change = try change(for: entry, in: db) { changes.append(change) }
+                if let table = schema.table(entry.table), let change = Self.change(for: entry, table: table, row: rows[entry.table]?[entry.recordID]) {
+                    changes.append(change)
+                }
             }
             for (scope, sequence) in reached.sorted(by: { $0.key < $1.key }) {
                 cursors[scope] = .string(tokens.issue(scope: scope, checkpoint: sequence))
@@ -128,14 +132,31 @@ extension ProtocolTwoServer {
         return result
     }
 
-    /// The ChangeRecord for `entry`, read live; nil for an insert or update whose row is gone.
+    /// The rows of `records` that exist, read live, by table and id: a page's rows a few
+    /// hundred per statement (``SyncRowStore/findAll(_:ids:in:)``).
+    func liveRows(of records: [(table: String, id: String)], in db: Database) throws -> [String: [String: StoredRow]] {
+        var rows: [String: [String: StoredRow]] = [:]
+        for (name, named) in Dictionary(grouping: records, by: \.table) {
+            guard let table = schema.table(name) else { continue }
+            let ids = Set(named.map(\.id))
+            var found = try SyncRowStore.findAll(table, ids: Array(ids), in: db)
+            // A key SQLite matched only by converting it (an integer key written `05`) is read
+            // alone, so the page is what reading each row would give.
+            for id in ids where found[id] == nil {
+                found[id] = try SyncRowStore.find(table, id: id, in: db)
+            }
+            rows[name] = found
+        }
+        return rows
+    }
+
+    /// The ChangeRecord for `entry`, whose row is `row` now (nil: gone); nil for an insert or
+    /// update whose row is gone.
     ///
     /// A delete carries the row only when it is a tombstone (soft-deleted): a row that left
     /// the scope but lives on is sent without it, as the protocol's spec says (the 0.3.0 server
     /// sends it live, which its own Swift client cannot read).
-    private func change(for entry: LogEntry, in db: Database) throws -> JSONValue? {
-        guard let table = schema.table(entry.table) else { return nil }
-        let row = try SyncRowStore.find(table, id: entry.recordID, in: db)
+    private static func change(for entry: LogEntry, table: SyncTable, row: StoredRow?) -> JSONValue? {
         var object = JSONObject()
         object["scope"] = .string(entry.scope)
         object["table"] = .string(entry.table)

@@ -32,8 +32,9 @@ extension ProtocolTwoServer {
             let hasMore = examined.count > limit
             if hasMore { examined.removeLast() }
             var records: [JSONValue] = []
+            let rows = try liveRows(of: examined, in: db)
             for membership in examined {
-                guard let table = schema.table(membership.table), let row = try SyncRowStore.find(table, id: membership.id, in: db), !row.isDeleted else { continue }
+                guard let table = schema.table(membership.table), let row = rows[membership.table]?[membership.id], !row.isDeleted else { continue }
                 let wire = ScopeMembership.wireRow(row, table)
                 var record = JSONObject()
                 record["table"] = .string(table.name)

@@ -30,6 +30,39 @@ package enum SyncRowStore {
         return try Row.fetchOne(select).map { decode($0, table) }
     }
 
+    /// The rows of `ids` that exist, by id: ``find(_:id:in:)`` for a page of records, a few
+    /// hundred keys per statement (one statement per row was most of serving a pull page).
+    static func findAll(_ table: SyncTable, ids: [String], in db: Database) throws -> [String: StoredRow] {
+        // Keyed by the stored key as text, which is what `WHERE key = ?` matched with an id:
+        // an integer key too.
+        guard let keyIndex = table.columns.firstIndex(where: { $0.name == table.primaryKey }) else { return [:] }
+        var rows: [String: StoredRow] = [:]
+        rows.reserveCapacity(ids.count)
+        for start in stride(from: 0, to: ids.count, by: keysPerStatement) {
+            let chunk = ids[start..<min(start + keysPerStatement, ids.count)]
+            let select = try db.cachedStatement(
+                sql: "SELECT \(table.rowSQL.selection) FROM \(SQLIdentifier.quote(table.storageName)) "
+                    + "WHERE \(SQLIdentifier.quote(table.primaryKey)) IN (\(databaseQuestionMarks(count: chunk.count)))"
+            )
+            try select.bind(chunk.map(\.databaseValue))
+            let cursor = try Row.fetchCursor(select)
+            while let row = try cursor.next() {
+                let key: String
+                switch (row[keyIndex + 1] as DatabaseValue).storage {
+                case .string(let text): key = text
+                case .int64(let integer): key = String(integer)
+                default: continue
+                }
+                rows[key] = decode(row, table)
+            }
+        }
+        return rows
+    }
+
+    /// How many keys one statement lists: under SQLite's smallest limit on parameters (999
+    /// before 3.32), and few statements per page.
+    static let keysPerStatement = 500
+
     /// The owner's live (not soft-deleted) rows with a key after `afterID`, by key.
     static func livePage(_ table: SyncTable, owner: String, after afterID: String, limit: Int, in db: Database) throws -> [StoredRow] {
         let key = SQLIdentifier.quote(table.primaryKey)

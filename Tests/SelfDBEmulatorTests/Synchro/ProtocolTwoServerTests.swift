@@ -297,6 +297,24 @@ struct ProtocolTwoServerTests {
         }
     }
 
+    @Test("a page of a thousand rows, read a few hundred keys per statement, carries every row and matches its checksum")
+    func aLargePage() async throws {
+        try await withProtocolTwoEmulator { _, fresh in
+            var writer = fresh
+            try await writer.connect()
+            _ = try await writer.pushOne(Mutation2.task(UUID().uuidString, user: Self.userA, title: "first"))
+            try await writer.sync()
+            let ids = (0..<1_000).map { _ in UUID().uuidString }
+            let pushed = try await writer.push(ids.enumerated().map { Mutation2.task($1, user: Self.userA, title: "task \($0)") })
+            #expect(pushed.json?["accepted"]?.arrayValue?.count == 1_000)
+            let changes = try await writer.sync(limit: 1_000)
+            #expect(changes.count == 1_000)
+            #expect(Set(changes.compactMap { $0["pk"]?["id"]?.stringValue }) == Set(ids.map { $0.lowercased() }))
+            #expect(changes.allSatisfy { $0["row"]?["title"]?.stringValue?.hasPrefix("task ") == true })
+            #expect(writer.held[Self.scopeA]?.count == 1_001)
+        }
+    }
+
     @Test("a row that leaves the scope is a delete without a row; a soft delete is a tombstone; the checksum drops both")
     func leavingTheScope() async throws {
         try await withProtocolTwoEmulator { emulator, fresh in
