@@ -254,9 +254,7 @@ struct ConformanceFixtureTests {
     func pullDeltaAndRebuild() async throws {
         try await withProtocolTwoEmulator { _, fresh in
             var client = fresh
-            try await client.connect()
-            _ = try await client.pushOne(Mutation2.task(UUID().uuidString, user: Self.user, title: "earlier"))
-            try await client.sync()
+            try await client.connectHoldingACursor(user: Self.user, title: "earlier")
             let before = try #require(client.cursors[Self.scope] ?? nil)
 
             let id = UUID().uuidString.lowercased()

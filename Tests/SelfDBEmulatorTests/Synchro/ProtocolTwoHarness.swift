@@ -164,6 +164,14 @@ struct ProtocolTwoClient: Sendable {
         }
     }
 
+    /// Connects, pushes one task of `user` and pulls: with a null cursor and a log that is no
+    /// longer empty, that first pull rebuilds, which gives the client its scope's cursor.
+    mutating func connectHoldingACursor(user: String, title: String = "first") async throws {
+        try await connect()
+        _ = try await pushOne(Mutation2.task(UUID().uuidString, user: user, title: title))
+        try await sync()
+    }
+
     func push(_ mutations: [JSONValue], schema sent: JSONValue? = nil) async throws -> APIResponse {
         try await post("/sync/push", JSONObject([("batch_id", "batch"), ("schema", sent ?? schema), ("mutations", .array(mutations))]))
     }

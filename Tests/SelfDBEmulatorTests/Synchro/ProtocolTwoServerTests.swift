@@ -129,9 +129,7 @@ struct ProtocolTwoServerTests {
     func cursorsAreChecked() async throws {
         try await withProtocolTwoEmulator { _, fresh in
             var client = fresh
-            try await client.connect()
-            _ = try await client.pushOne(Mutation2.task(UUID().uuidString, user: Self.userA, title: "x"))
-            try await client.sync()
+            try await client.connectHoldingACursor(user: Self.userA)
             let good = try #require(client.cursors[Self.scopeA] ?? nil)
 
             var forged = client
@@ -271,11 +269,7 @@ struct ProtocolTwoServerTests {
     func paging() async throws {
         try await withProtocolTwoEmulator { _, fresh in
             var writer = fresh
-            try await writer.connect()
-            // Its first row: with a null cursor and a log that is no longer empty, the client
-            // rebuilds, which gives it a cursor.
-            _ = try await writer.pushOne(Mutation2.task(UUID().uuidString, user: Self.userA, title: "first"))
-            try await writer.sync()
+            try await writer.connectHoldingACursor(user: Self.userA)
             #expect(writer.cursors[Self.scopeA] ?? nil != nil)
             for index in 0..<5 {
                 _ = try await writer.pushOne(Mutation2.task(UUID().uuidString, user: Self.userA, title: "task \(index)"))
@@ -301,9 +295,7 @@ struct ProtocolTwoServerTests {
     func aLargePage() async throws {
         try await withProtocolTwoEmulator { _, fresh in
             var writer = fresh
-            try await writer.connect()
-            _ = try await writer.pushOne(Mutation2.task(UUID().uuidString, user: Self.userA, title: "first"))
-            try await writer.sync()
+            try await writer.connectHoldingACursor(user: Self.userA)
             let ids = (0..<1_000).map { _ in UUID().uuidString }
             let pushed = try await writer.push(ids.enumerated().map { Mutation2.task($1, user: Self.userA, title: "task \($0)") })
             #expect(pushed.json?["accepted"]?.arrayValue?.count == 1_000)
