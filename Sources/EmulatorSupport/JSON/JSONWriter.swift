@@ -64,8 +64,8 @@ package enum JSONWriter {
     package static func writeString(_ text: String, into output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         // Most strings need no escape: copied whole rather than byte by byte. Native strings are
-        // scanned in their own buffer: the generic scan of a UTF8View was most of the writer's
-        // time in a profile of pushes and pulls.
+        // scanned in their own buffer: the generic scan of a UTF8View was the writer's largest
+        // cost in a profile of pushes and pulls.
         func needsEscape(_ byte: UInt8) -> Bool { byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") }
         let escaped = text.utf8.withContiguousStorageIfAvailable { $0.contains(where: needsEscape) } ?? text.utf8.contains(where: needsEscape)
         if !escaped {

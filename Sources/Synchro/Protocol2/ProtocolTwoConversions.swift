@@ -77,8 +77,8 @@ enum ProtocolTwoConversions {
             var result = PushResult(id: change.id, tableName: change.tableName, operation: change.operation, status: .applied)
             result.serverUpdatedAt = table.flatMap { entry.serverRow?[$0.updatedAt]?.stringValue } ?? entry.serverVersion
             result.serverDeletedAt = table.flatMap { entry.serverRow?[$0.deletedAt]?.stringValue } ?? (change.operation == .delete ? entry.serverVersion : nil)
-            // The row as the server holds it: settling takes the server's spelling of the key
-            // from it, so the pull's echo of this change finds the row already equal.
+            // The row as the server holds it: settling writes it over the local row, so the
+            // pull's echo of this change finds the row already equal.
             result.serverVersion = entry.serverRow.map { record(table: change.tableName, id: change.id.lowercased(), row: $0, schema: schema) }
             accepted.append(result)
         }

@@ -108,8 +108,8 @@ struct ScopeMembership {
 
     /// The row as protocol 2 serves it: every synced column (and no other), the registered
     /// timestamps in `YYYY-MM-DDTHH:MM:SS.sssZ` (what the stored text already is, or null).
-    /// Members in the byte order of their names, as the real server's `jsonb` has its own order
-    /// rather than the spec's.
+    /// Members in the byte order of their names, the order its checksum needs (the real server
+    /// does not keep the spec's order either: `jsonb` orders keys its own way).
     static func wireRow(_ row: StoredRow, _ table: SyncTable) -> JSONValue {
         var data = JSONObject()
         for column in table.wireColumns {

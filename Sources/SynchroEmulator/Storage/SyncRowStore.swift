@@ -31,7 +31,8 @@ package enum SyncRowStore {
     }
 
     /// The rows of `ids` that exist, by id: ``find(_:id:in:)`` for a page of records, a few
-    /// hundred keys per statement (one statement per row was most of serving a pull page).
+    /// hundred keys per statement (one statement per row was over half of building a pull page's
+    /// changes).
     static func findAll(_ table: SyncTable, ids: [String], in db: Database) throws -> [String: StoredRow] {
         // Keyed by the stored key as text, which is what `WHERE key = ?` matched with an id:
         // an integer key too.
