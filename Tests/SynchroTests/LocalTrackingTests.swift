@@ -137,6 +137,18 @@ struct LocalTrackingTests {
         try client.execute("UPDATE tasks SET title = 'mine' WHERE id = 'k'")
         try client.applyPulledRecords([SyncRecord(id: "k", tableName: "tasks", data: ["title": "theirs"], updatedAt: "2027-01-01T00:00:00Z")])
         #expect(try client.queryOne("SELECT title FROM tasks WHERE id = 'k'")?["title"] as String? == "mine")
+        // Nor is a pending delete of a row already gone undone; the same page's other rows
+        // are written, the key's case whatever it is.
+        try client.applyPulledRecords([SyncRecord(id: "d", tableName: "tasks", data: ["title": "d1"], updatedAt: "2026-01-01T00:00:00Z")])
+        try client.execute("DELETE FROM tasks WHERE id = 'd'")
+        try client.applyPulledRecords([
+            SyncRecord(id: "D", tableName: "tasks", data: ["title": "back"], updatedAt: "2027-01-01T00:00:00Z"),
+            SyncRecord(id: "K", tableName: "tasks", data: ["title": "theirs"], updatedAt: "2027-01-01T00:00:00Z"),
+            SyncRecord(id: "n", tableName: "tasks", data: ["title": "new"], updatedAt: "2027-01-01T00:00:00Z"),
+        ])
+        let titles = try client.query("SELECT id, title FROM tasks ORDER BY id").map { "\($0["id"] as String)=\($0["title"] as String)" }
+        #expect(titles == ["K=mine", "n=new"])
+        #expect(try Self.pending(client) == ["k": "update@2026-01-01T00:00:00.500001Z", "d": "delete@2026-01-01T00:00:00Z"])
     }
 
     /// The echo of a device's own push, or a page pulled again, writes nothing; a new spelling

@@ -63,6 +63,9 @@ struct RecordApplier {
         let applier: RecordApplier
         let db: Database
         private var statements: [String: Statement] = [:]
+        /// Per table: the statement that asks whether a record has a pending change, or nil
+        /// when the table had none as the transaction began (the sync lock keeps it so).
+        private var pendingChecks: [String: Statement?] = [:]
 
         init(applier: RecordApplier, db: Database) {
             self.applier = applier
@@ -73,11 +76,28 @@ struct RecordApplier {
         /// Records of tables the client does not sync are skipped.
         mutating func merge(_ record: SyncRecord) throws {
             guard let plan = applier.plans[record.tableName] else { return }
-            var arguments = RecordApplier.values(of: record, from: plan.sources)
-            arguments.append(record.id.lowercased().databaseValue)
+            let id = record.id.lowercased()
+            if try hasPendingChange(table: record.tableName, id: id) { return }
             let statement = try statements[record.tableName] ?? db.cachedStatement(sql: plan.merge)
             statements[record.tableName] = statement
-            try statement.execute(binding: arguments)
+            try statement.execute(binding: RecordApplier.values(of: record, from: plan.sources))
+        }
+
+        /// Whether a local change waits for the record. The check is a statement of its own:
+        /// in the upsert (`INSERT … SELECT … WHERE NOT EXISTS`) it made SQLite, because the
+        /// table has triggers, stage every row in a temporary table of its own — a third of
+        /// applying a pulled row.
+        private mutating func hasPendingChange(table: String, id: String) throws -> Bool {
+            let check: Statement?
+            if let known = pendingChecks[table] {
+                check = known
+            } else {
+                let any = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM _synchro_pending WHERE table_name = ?)", arguments: [table]) ?? true
+                check = any ? try db.cachedStatement(sql: "SELECT 1 FROM _synchro_pending WHERE table_name = ? AND record_id = ?") : nil
+                pendingChecks[table] = check
+            }
+            guard let check else { return false }
+            return try Bool.fetchOne(check, arguments: [table, id]) ?? false
         }
     }
 
@@ -139,7 +159,7 @@ struct RecordApplier {
             return "\(name).\(quoted) IS NOT excluded.\(quoted)\(binary)"
         }.joined(separator: " OR ")
         let merge = """
-            INSERT INTO \(name) (\(columns.joined(separator: ", "))) SELECT \(placeholders) WHERE \(noPending)
+            INSERT INTO \(name) (\(columns.joined(separator: ", "))) VALUES (\(placeholders))
             ON CONFLICT (\(key)) DO UPDATE SET \(set)
             WHERE (\(differs)) AND COALESCE(synchro_time(\(name).\(updated)) <= synchro_time(excluded.\(updated)), 1)
             """
