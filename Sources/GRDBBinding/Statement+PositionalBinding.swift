@@ -47,7 +47,10 @@ extension Statement {
             case .null: code = sqlite3_bind_null(statement, index)
             case .int64(let integer): code = sqlite3_bind_int64(statement, index, integer)
             case .double(let double): code = sqlite3_bind_double(statement, index, double)
-            case .string(let text): code = sqlite3_bind_text(statement, index, text, -1, transient)
+            case .string(let text):
+                // `withCString` reads a native string in place; passing the `String` itself
+                // would copy it into a new array first.
+                code = text.withCString { sqlite3_bind_text(statement, index, $0, -1, transient) }
             case .blob(let data):
                 code = data.withUnsafeBytes { bytes in
                     sqlite3_bind_blob(statement, index, bytes.baseAddress, CInt(bytes.count), transient)
