@@ -66,6 +66,15 @@ struct JSONTreeDecoderTests {
         )
     }
 
+    /// Integers of up to 18 characters are read in place, longer ones through their text; a
+    /// repeated member name keeps its last value; text that is not ASCII is checked as UTF-8.
+    @Test func readsIntegersNamesAndTextAtTheirEdges() throws {
+        let parsed = try JSONValue.parse(Data("[999999999999999999,-99999999999999999,-999999999999999999,9223372036854775807,-0]".utf8))
+        #expect(parsed == .array([.integer(999_999_999_999_999_999), .integer(-99_999_999_999_999_999), .integer(-999_999_999_999_999_999), .integer(Int64.max), .integer(0)]))
+        #expect(try JSONValue.parse(Data(#"{"a":1,"b":2,"a":3}"#.utf8)) == .object(["a": .integer(3), "b": .integer(2)]))
+        #expect(try JSONValue.parse(Data(#"{"\#u{e9}t\#u{e9}":"caf\#u{e9} \#u{1F600}","k":"ascii"}"#.utf8)) == .object(["\u{e9}t\u{e9}": "caf\u{e9} \u{1F600}", "k": "ascii"]))
+    }
+
     @Test(arguments: [
         ("", 0, "expected a value"),
         ("{\"a\":1,}", 7, "expected a member name"),

@@ -75,6 +75,9 @@ struct JSONTreeEncoderTests {
         #expect(text == #"{"Z":3,"a":{"c":true,"d":null},"b":[1,2.5,"x/y"],"\#u{e9}":""}"#)
         let escapes = String(decoding: try JSONValue.string("\"\\\n\r\t\u{8}\u{c}\u{1f}").serialized(), as: UTF8.self)
         #expect(escapes == #""\"\\\n\r\t\b\f\u001f""#)
+        // Names sharing a prefix: the shorter first; bytes compare unsigned, so `é` follows `z`.
+        let names: JSONValue = ["ab": 1, "a": 2, "z": 3, "\u{e9}": 4, "aa": 5, "": 6]
+        #expect(String(decoding: try names.serialized(), as: UTF8.self) == #"{"":6,"a":2,"aa":5,"ab":1,"z":3,"\#u{e9}":4}"#)
     }
 
     @Test func nonFiniteNumbersAreTypedErrors() {

@@ -106,12 +106,16 @@ private struct TreeParser {
         try enter()
         defer { depth -= 1 }
         index += 1
-        var object: [String: JSONValue] = [:]
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
-            return .object(object)
+            return .object([:])
         }
+        // The members are gathered first, so the dictionary is made at its final size: grown a
+        // member at a time, it hashed every key again at each growth (a fifth of parsing a
+        // pull page).
+        var members: [(key: String, value: JSONValue)] = []
+        members.reserveCapacity(8)
         repeat {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a member name") }
@@ -120,8 +124,11 @@ private struct TreeParser {
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }
             index += 1
             skipWhitespace()
-            object[key] = try parseValue()
+            members.append((key, try parseValue()))
         } while try separator(closing: UInt8(ascii: "}"))
+        var object = [String: JSONValue](minimumCapacity: members.count)
+        // A repeated name keeps its last value.
+        for member in members { object[member.key] = member.value }
         return .object(object)
     }
 
@@ -146,16 +153,19 @@ private struct TreeParser {
         let start = index
         index += 1
         let runStart = index
-        // The common case: no escape, so the bytes are the string.
+        // The common case: no escape, so the bytes are the string. Their bits are gathered on
+        // the way, so ASCII text needs no UTF-8 check after.
+        var bits: UInt8 = 0
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                let text = try utf8(runStart..<index, from: start)
+                let text = bits < 0x80 ? ascii(runStart..<index) : try utf8(runStart..<index, from: start)
                 index += 1
                 return text
             }
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 { throw fail("control character in a string") }
+            bits |= byte
             index += 1
         }
         guard index < bytes.count else { throw JSONParseError(offset: start, reason: "unterminated string") }
@@ -180,6 +190,11 @@ private struct TreeParser {
             index += 1
         }
         throw JSONParseError(offset: start, reason: "unterminated string")
+    }
+
+    /// Bytes known to be ASCII as a string.
+    private func ascii(_ range: Range<Int>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
     }
 
     private func utf8(_ range: Range<Int>, from start: Int) throws -> String {
@@ -269,6 +284,12 @@ private struct TreeParser {
             if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
             guard index < bytes.count, isDigit(bytes[index]) else { throw fail("invalid number") }
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        // Up to 18 digits always fit `Int64`: read in place, with no text made.
+        if isInteger, index - start <= 18 {
+            var magnitude: Int64 = 0
+            for byte in bytes[start..<index] where byte != UInt8(ascii: "-") { magnitude = magnitude * 10 + Int64(byte - UInt8(ascii: "0")) }
+            return .integer(bytes[start] == UInt8(ascii: "-") ? -magnitude : magnitude)
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         if isInteger, let integer = Int64(text) { return .integer(integer) }
