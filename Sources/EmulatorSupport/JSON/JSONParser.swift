@@ -157,14 +157,18 @@ package struct JSONParser {
         var scalars = String.UnicodeScalarView()
         var runStart = index
         var hasEscapes = false
+        // The bits of every byte of the string: ASCII text (the usual case) needs no UTF-8
+        // check, which compared the decoded text with its bytes a byte at a time.
+        var bits: UInt8 = 0
         while true {
             guard index < bytes.count else {
                 throw Failure(offset: start, reason: "Unterminated string starting at")
             }
             let byte = bytes[index]
+            bits |= byte
             if byte == UInt8(ascii: "\"") {
                 if !hasEscapes {
-                    let text = try decodeUTF8(runStart..<index)
+                    let text = bits < 0x80 ? String(decoding: bytes[runStart..<index], as: UTF8.self) : try decodeUTF8(runStart..<index)
                     index += 1
                     return text
                 }

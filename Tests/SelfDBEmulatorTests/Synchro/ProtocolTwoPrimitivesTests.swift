@@ -25,6 +25,15 @@ struct ProtocolTwoPrimitivesTests {
         #expect(RowChecksum.of(row) == expected)
     }
 
+    /// A string of ASCII bytes is taken as it is; any other is checked as UTF-8.
+    @Test func stringsAreReadAsUTF8() throws {
+        let parsed = try JSONParser.parse(#"{"caf\#u{e9}":"\#u{1F600} ok","a":"plain"}"#)
+        #expect(parsed.objectValue?["caf\u{e9}"]?.stringValue == "\u{1F600} ok")
+        #expect(parsed.objectValue?["a"]?.stringValue == "plain")
+        #expect(throws: JSONParser.Failure.self) { try JSONParser.parse([0x22, 0x61, 0xFF, 0x22]) }
+        #expect(throws: JSONParser.Failure.self) { try JSONParser.parse([0x22, 0xC3, 0x22]) }
+    }
+
     @Test func keysAreSortedAtEveryLevelAndTheScopeChecksumIsTheXOR() throws {
         let shuffled = try JSONParser.parse(#"{"user_id":"u_123","name":"Tempo Run","id":"w_9","updated_at":"2026-03-20T18:20:00.000Z","deleted_at":null}"#)
         #expect(RowChecksum.of(shuffled) == 1_267_162_089)
