@@ -9,7 +9,8 @@ extension SyncEngine {
     /// While a batch is on the wire, the next one is read (``PendingQueue/readAhead(_:schema:in:)``,
     /// a read transaction beside the writer); it is marked in flight only once the batch before
     /// it is answered, and a record changed in between is read again then. A batch the server
-    /// took whole is settled while the next one is on the wire (``pushIsolating``).
+    /// took whole is settled while the next one is on the wire: its settlement starts once the
+    /// next batch is marked, so the two do not queue for the writer while the server waits.
     func pushAll() async throws -> [PushResult] {
         let schema = try currentSchema()
         let rank = schema.pushRank
@@ -19,6 +20,7 @@ extension SyncEngine {
         var rejected: [PushResult] = []
         var isolation = BatchIsolation()
         var settling: Settling?
+        var answered: [AnsweredBatch] = []
         do {
             while true {
                 let after = watermark
@@ -32,22 +34,33 @@ extension SyncEngine {
                     let read = try await readAhead?.value ?? []
                     readAhead = nil
                     let outgoing = try await database.write { db in try PendingQueue.prepare(keys, readAhead: read, schema: schema, in: db) }
+                    startSettling(&answered, after: &settling, schema: schema, applier: applier)
                     if index + 1 < batches.count {
                         let (next, database) = (batches[index + 1], database)
                         readAhead = Task { try await database.read { db in try PendingQueue.readAhead(next, schema: schema, in: db) } }
                     }
                     guard !outgoing.isEmpty else { continue }
-                    rejected += try await pushIsolating(outgoing, schema: schema, applier: applier, tries: 2, isolation: &isolation, settling: &settling)
+                    rejected += try await pushIsolating(
+                        outgoing,
+                        schema: schema,
+                        applier: applier,
+                        tries: 2,
+                        isolation: &isolation,
+                        answered: &answered,
+                        settling: &settling
+                    )
                 }
                 // The next round reads what is pending after this one's records (edited during
                 // their push, say): they are settled first, or a settlement would take a new
                 // send's record out of flight.
+                startSettling(&answered, after: &settling, schema: schema, applier: applier)
                 rejected += try await settling?.value ?? []
                 settling = nil
             }
         } catch {
-            // A settlement under way ends before the cycle fails: the next cycle must not send
-            // again what it is settling.
+            // The batches answered are settled before the cycle fails: the next cycle must not
+            // send again what the server took.
+            startSettling(&answered, after: &settling, schema: schema, applier: applier)
             _ = try? await settling?.value
             throw error
         }
@@ -57,6 +70,26 @@ extension SyncEngine {
     /// on the wire; each waits for the one before it. Its value is the changes rejected for
     /// good (none: only batches nothing of which was refused settle this way).
     typealias Settling = Task<[PushResult], any Error>
+
+    /// A batch the server took whole, waiting for its settlement to start.
+    struct AnsweredBatch {
+        var response: PushResponse
+        var sent: [OutgoingChange]
+    }
+
+    /// Starts settling `answered`, in order, after the settlements under way.
+    private func startSettling(_ answered: inout [AnsweredBatch], after settling: inout Settling?, schema: LocalSchema, applier: RecordApplier) {
+        guard !answered.isEmpty else { return }
+        let (batches, previous) = (answered, settling)
+        answered = []
+        settling = Task {
+            var rejected = try await previous?.value ?? []
+            for batch in batches {
+                rejected += try await self.settle(batch.response, sent: batch.sent, schema: schema, applier: applier)
+            }
+            return rejected
+        }
+    }
 
     /// What a cycle's pushes learned about the server's whole-batch failures.
     struct BatchIsolation {
@@ -85,6 +118,7 @@ extension SyncEngine {
         applier: RecordApplier,
         tries: Int,
         isolation: inout BatchIsolation,
+        answered: inout [AnsweredBatch],
         settling: inout Settling?
     ) async throws -> [PushResult] {
         // Two changes failing alone before the server took anything: it is failing as a whole,
@@ -98,18 +132,17 @@ extension SyncEngine {
                 let response = try await send(outgoing, schema: schema)
                 isolation.serverAnswered = true
                 guard Self.tookWhole(response, sent: outgoing) else {
+                    // Settled now, after the batches before it, and before the next one is
+                    // marked in flight: its settlement may remove a refused parent's children.
+                    startSettling(&answered, after: &settling, schema: schema, applier: applier)
+                    _ = try await settling?.value
                     return try await settle(response, sent: outgoing, schema: schema, applier: applier)
                 }
                 // Settling a batch taken whole touches only its own records and pending rows
                 // (no row removed, no conflict applied), so the next batch, a disjoint set of
                 // records, goes out meanwhile and the server works on it while this one is
-                // settled here. A batch with anything refused is settled before the next one
-                // is marked in flight (its settlement may remove a refused parent's children).
-                let previous = settling
-                settling = Task {
-                    let earlier = try await previous?.value ?? []
-                    return earlier + (try await self.settle(response, sent: outgoing, schema: schema, applier: applier))
-                }
+                // settled here.
+                answered.append(AnsweredBatch(response: response, sent: outgoing))
                 return []
             } catch let error where FailureKind.isBatchRollback(error) {
                 failure = error
@@ -119,8 +152,24 @@ extension SyncEngine {
         }
         if outgoing.count > 1 {
             let middle = outgoing.count / 2
-            var rejected = try await pushIsolating(Array(outgoing[..<middle]), schema: schema, applier: applier, tries: 1, isolation: &isolation, settling: &settling)
-            rejected += try await pushIsolating(Array(outgoing[middle...]), schema: schema, applier: applier, tries: 1, isolation: &isolation, settling: &settling)
+            var rejected = try await pushIsolating(
+                Array(outgoing[..<middle]),
+                schema: schema,
+                applier: applier,
+                tries: 1,
+                isolation: &isolation,
+                answered: &answered,
+                settling: &settling
+            )
+            rejected += try await pushIsolating(
+                Array(outgoing[middle...]),
+                schema: schema,
+                applier: applier,
+                tries: 1,
+                isolation: &isolation,
+                answered: &answered,
+                settling: &settling
+            )
             return rejected
         }
         if let change = outgoing.first, let failure { isolation.suspects.append((change, failure)) }
