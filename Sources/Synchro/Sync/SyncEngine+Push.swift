@@ -152,24 +152,18 @@ extension SyncEngine {
         }
         if outgoing.count > 1 {
             let middle = outgoing.count / 2
-            var rejected = try await pushIsolating(
-                Array(outgoing[..<middle]),
-                schema: schema,
-                applier: applier,
-                tries: 1,
-                isolation: &isolation,
-                answered: &answered,
-                settling: &settling
-            )
-            rejected += try await pushIsolating(
-                Array(outgoing[middle...]),
-                schema: schema,
-                applier: applier,
-                tries: 1,
-                isolation: &isolation,
-                answered: &answered,
-                settling: &settling
-            )
+            var rejected: [PushResult] = []
+            for half in [Array(outgoing[..<middle]), Array(outgoing[middle...])] {
+                rejected += try await pushIsolating(
+                    half,
+                    schema: schema,
+                    applier: applier,
+                    tries: 1,
+                    isolation: &isolation,
+                    answered: &answered,
+                    settling: &settling
+                )
+            }
             return rejected
         }
         if let change = outgoing.first, let failure { isolation.suspects.append((change, failure)) }
