@@ -76,17 +76,16 @@ struct RecordApplier {
         /// Records of tables the client does not sync are skipped.
         mutating func merge(_ record: SyncRecord) throws {
             guard let plan = applier.plans[record.tableName] else { return }
-            let id = record.id.lowercased()
-            if try hasPendingChange(table: record.tableName, id: id) { return }
+            if try hasPendingChange(table: record.tableName, id: record.id) { return }
             let statement = try statements[record.tableName] ?? db.cachedStatement(sql: plan.merge)
             statements[record.tableName] = statement
             try statement.execute(binding: RecordApplier.values(of: record, from: plan.sources))
         }
 
-        /// Whether a local change waits for the record. The check is a statement of its own:
-        /// in the upsert (`INSERT … SELECT … WHERE NOT EXISTS`) it made SQLite, because the
-        /// table has triggers, stage every row in a temporary table of its own: two fifths of
-        /// the upsert's instructions, a quarter of applying a protocol-2 page.
+        /// Whether a local change waits for the record `id` (in any case). The check is a
+        /// statement of its own: in the upsert (`INSERT … SELECT … WHERE NOT EXISTS`) it made
+        /// SQLite, because the table has triggers, stage every row in a temporary table of its
+        /// own: two fifths of the upsert's instructions, a quarter of applying a protocol-2 page.
         private mutating func hasPendingChange(table: String, id: String) throws -> Bool {
             let check: Statement?
             if let known = pendingChecks[table] {
@@ -97,7 +96,7 @@ struct RecordApplier {
                 pendingChecks[table] = check
             }
             guard let check else { return false }
-            return try Bool.fetchOne(check, arguments: [table, id]) ?? false
+            return try Bool.fetchOne(check, arguments: [table, id.lowercased()]) ?? false
         }
     }
 

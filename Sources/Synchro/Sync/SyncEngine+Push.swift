@@ -19,8 +19,7 @@ extension SyncEngine {
         var watermark: Int64 = 0
         var rejected: [PushResult] = []
         var isolation = BatchIsolation()
-        var settling: Settling?
-        var answered: [AnsweredBatch] = []
+        var settlements = Settlements(engine: self, schema: schema, applier: applier)
         do {
             while true {
                 let after = watermark
@@ -34,7 +33,7 @@ extension SyncEngine {
                     let read = try await readAhead?.value ?? []
                     readAhead = nil
                     let outgoing = try await database.write { db in try PendingQueue.prepare(keys, readAhead: read, schema: schema, in: db) }
-                    startSettling(&answered, after: &settling, schema: schema, applier: applier)
+                    settlements.start()
                     if index + 1 < batches.count {
                         let (next, database) = (batches[index + 1], database)
                         readAhead = Task { try await database.read { db in try PendingQueue.readAhead(next, schema: schema, in: db) } }
@@ -46,48 +45,61 @@ extension SyncEngine {
                         applier: applier,
                         tries: 2,
                         isolation: &isolation,
-                        answered: &answered,
-                        settling: &settling
+                        settlements: &settlements
                     )
                 }
                 // The next round reads what is pending after this one's records (edited during
                 // their push, say): they are settled first, or a settlement would take a new
                 // send's record out of flight.
-                startSettling(&answered, after: &settling, schema: schema, applier: applier)
-                rejected += try await settling?.value ?? []
-                settling = nil
+                rejected += try await settlements.finish()
             }
         } catch {
             // The batches answered are settled before the cycle fails: the next cycle must not
             // send again what the server took.
-            startSettling(&answered, after: &settling, schema: schema, applier: applier)
-            _ = try? await settling?.value
+            _ = try? await settlements.finish()
             throw error
         }
     }
 
-    /// The settlement of the batches the server took whole, running while the next batch is
-    /// on the wire; each waits for the one before it. Its value is the changes rejected for
-    /// good (none: only batches nothing of which was refused settle this way).
-    typealias Settling = Task<[PushResult], any Error>
+    /// The settlements of the batches the server took whole. An answered batch waits until
+    /// ``start()`` (called once the next batch is marked in flight), then settles while that
+    /// batch is on the wire, after the settlements started before it.
+    struct Settlements {
+        let engine: SyncEngine
+        let schema: LocalSchema
+        let applier: RecordApplier
+        private var waiting: [(response: PushResponse, sent: [OutgoingChange])] = []
+        /// The settlements started, one after another. Its value is the changes rejected for
+        /// good (none: only batches nothing of which was refused settle this way).
+        private var running: Task<[PushResult], any Error>?
 
-    /// A batch the server took whole, waiting for its settlement to start.
-    struct AnsweredBatch {
-        var response: PushResponse
-        var sent: [OutgoingChange]
-    }
+        init(engine: SyncEngine, schema: LocalSchema, applier: RecordApplier) {
+            (self.engine, self.schema, self.applier) = (engine, schema, applier)
+        }
 
-    /// Starts settling `answered`, in order, after the settlements under way.
-    private func startSettling(_ answered: inout [AnsweredBatch], after settling: inout Settling?, schema: LocalSchema, applier: RecordApplier) {
-        guard !answered.isEmpty else { return }
-        let (batches, previous) = (answered, settling)
-        answered = []
-        settling = Task {
-            var rejected = try await previous?.value ?? []
-            for batch in batches {
-                rejected += try await self.settle(batch.response, sent: batch.sent, schema: schema, applier: applier)
+        mutating func add(_ response: PushResponse, sent: [OutgoingChange]) {
+            waiting.append((response, sent))
+        }
+
+        /// Starts settling the waiting batches, in order, after those already started.
+        mutating func start() {
+            guard !waiting.isEmpty else { return }
+            let (batches, previous, engine, schema, applier) = (waiting, running, engine, schema, applier)
+            waiting = []
+            running = Task {
+                var rejected = try await previous?.value ?? []
+                for batch in batches {
+                    rejected += try await engine.settle(batch.response, sent: batch.sent, schema: schema, applier: applier)
+                }
+                return rejected
             }
-            return rejected
+        }
+
+        /// Settles every batch answered so far and waits for them: the changes they rejected.
+        mutating func finish() async throws -> [PushResult] {
+            start()
+            defer { running = nil }
+            return try await running?.value ?? []
         }
     }
 
@@ -118,8 +130,7 @@ extension SyncEngine {
         applier: RecordApplier,
         tries: Int,
         isolation: inout BatchIsolation,
-        answered: inout [AnsweredBatch],
-        settling: inout Settling?
+        settlements: inout Settlements
     ) async throws -> [PushResult] {
         // Two changes failing alone before the server took anything: it is failing as a whole,
         // and sending the rest one by one would only hammer it.
@@ -134,15 +145,14 @@ extension SyncEngine {
                 guard Self.tookWhole(response, sent: outgoing) else {
                     // Settled now, after the batches before it, and before the next one is
                     // marked in flight: its settlement may remove a refused parent's children.
-                    startSettling(&answered, after: &settling, schema: schema, applier: applier)
-                    _ = try await settling?.value
-                    return try await settle(response, sent: outgoing, schema: schema, applier: applier)
+                    let earlier = try await settlements.finish()
+                    return earlier + (try await settle(response, sent: outgoing, schema: schema, applier: applier))
                 }
                 // Settling a batch taken whole touches only its own records and pending rows
                 // (no row removed, no conflict applied), so the next batch, a disjoint set of
                 // records, goes out meanwhile and the server works on it while this one is
                 // settled here.
-                answered.append(AnsweredBatch(response: response, sent: outgoing))
+                settlements.add(response, sent: outgoing)
                 return []
             } catch let error where FailureKind.isBatchRollback(error) {
                 failure = error
@@ -160,8 +170,7 @@ extension SyncEngine {
                     applier: applier,
                     tries: 1,
                     isolation: &isolation,
-                    answered: &answered,
-                    settling: &settling
+                    settlements: &settlements
                 )
             }
             return rejected
