@@ -45,7 +45,9 @@ struct LocalTrackingTests {
         return (client, directory)
     }
 
+    /// The pending queue as a push would read it (the change log folded first).
     static func pending(_ client: SynchroClient) throws -> [String: String] {
+        try client.database.write { db in try ChangeLog.fold(in: db) }
         var result: [String: String] = [:]
         for row in try client.query("SELECT record_id, operation, base_updated_at FROM _synchro_pending") {
             result[row["record_id"]] = (row["operation"] as String) + ((row["base_updated_at"] as String?).map { "@\($0)" } ?? "")
@@ -66,7 +68,7 @@ struct LocalTrackingTests {
             try client.execute("INSERT INTO tasks (id, title) VALUES (?, ?)", params: [id, "first"])
         }
         let schema = try client.engine.currentSchema()
-        let keys = try client.database.read { db in try PendingQueue.round(after: 0, rank: schema.pushRank, in: db).keys }
+        let keys = try client.database.write { db in try PendingQueue.round(after: 0, rank: schema.pushRank, in: db).keys }
         let read = try client.database.read { db in try PendingQueue.readAhead(keys[...], schema: schema, in: db) }
         #expect(read.compactMap { $0?.outgoing.change.data?["title"] } == Array(repeating: .string("first"), count: 6))
         // Meanwhile: b edited, c created and deleted (its pending row cancels out); under the

@@ -115,7 +115,7 @@ struct ProtocolTwoClientTests {
             try await device.start()
             try await device.syncNow()
             #expect(try device.live("tasks") == [synced: "from protocol 1", offline: "written offline"])
-            #expect(try device.query("SELECT COUNT(*) AS n FROM _synchro_pending").first?["n"] == 0)
+            #expect(try device.pendingChangeCount() == 0)
             #expect(world.emulator.requestCount(method: "POST", path: "/sync/connect") >= 1)
 
             let other = try await world.startedDevice("other", user: user)
@@ -141,7 +141,7 @@ struct ProtocolTwoClientTests {
             try await phone.syncNow()
             try await laptop.syncNow()
             #expect(try laptop.live("tasks").isEmpty)
-            #expect(try laptop.query("SELECT COUNT(*) AS n FROM _synchro_pending").first?["n"] == 0, "cleanup queues nothing")
+            #expect(try laptop.pendingChangeCount() == 0, "cleanup queues nothing")
             let receiver = try await world.startedDevice("receiver", user: other)
             #expect(try receiver.live("tasks") == [moving: "hand over"])
         }

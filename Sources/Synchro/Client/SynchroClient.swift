@@ -52,7 +52,11 @@ public final class SynchroClient: Sendable {
                 try ScopeState.install(in: db)
                 try RejectedMutations.install(in: db)
                 try SeedDatabase.adoptOfficialFormat(in: db)
-                return try LocalSchema.load(from: db)?.schema
+                let schema = try LocalSchema.load(from: db)?.schema
+                for table in schema?.tables ?? [] where try !ChangeTriggers.areCurrent(for: table, in: db) {
+                    try ChangeTriggers.install(for: table, in: db)
+                }
+                return schema
             }
             database = pool
             engine = SyncEngine(config: config, database: pool, schema: schema, transport: transport)
@@ -89,7 +93,14 @@ public final class SynchroClient: Sendable {
     /// Local changes not yet accepted by the server (one per record, however often it was
     /// written).
     public func pendingChangeCount() throws -> Int {
-        try databaseOperation { try database.read { db in try PendingQueue.count(in: db) } }
+        try databaseOperation {
+            // A read, unless writes wait in the change log: then their fold (a write) first.
+            if let count = try database.read({ db in try PendingQueue.count(in: db) }) { return count }
+            return try database.write { db in
+                try ChangeLog.fold(in: db)
+                return try PendingQueue.count(in: db) ?? 0
+            }
+        }
     }
 
     /// Runs a database operation, reporting its failure as ``SynchroError/databaseError(underlying:)``

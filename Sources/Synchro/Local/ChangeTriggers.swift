@@ -1,21 +1,12 @@
 import GRDB
 
-/// The triggers that turn the app's writes to a synced table into pending changes.
+/// The triggers that record the app's writes to a synced table: each appends one row to
+/// ``ChangeLog`` (the record as written, the operation, the base), which a fold coalesces into
+/// the pending queue later. They stand down while `_synchro_lock` holds a row (server data
+/// being applied).
 ///
-/// They stand down while `_synchro_lock` holds a row (server data being applied) and
-/// coalesce into one pending row per record:
-///
-/// | pending   | new write | result                                               |
-/// |-----------|-----------|------------------------------------------------------|
-/// | —         | any       | the write's operation                                |
-/// | create    | update    | create                                               |
-/// | create    | delete    | nothing — unless the create is already in flight: delete |
-/// | delete    | create    | update                                               |
-/// | update    | create    | update                                               |
-/// | otherwise |           | the newer operation, the earlier base                |
-///
-/// Every write bumps the row's `seq`, which is how a push tells an edit made while it was
-/// in flight from the state it sent.
+/// An update that sets `deleted_at` is a delete, one that clears it a create (the server
+/// resurrects the record); an update's or a delete's base is the `updated_at` it replaced.
 enum ChangeTriggers {
     static func names(of table: String) -> [String] {
         ["insert", "update", "delete"].map { "_synchro_\(table)_\($0)" }
@@ -39,7 +30,7 @@ enum ChangeTriggers {
                 CREATE TRIGGER \(names[0].quotedDatabaseIdentifier) AFTER INSERT ON \(quoted)
                 WHEN NOT EXISTS (SELECT 1 FROM _synchro_lock)
                 BEGIN
-                    \(record(table, id: "NEW.\(key)", operation: "'create'", base: "NULL", canCancel: false))
+                    \(record(table, id: "NEW.\(key)", operation: "'create'", base: "NULL"))
                 END;
                 CREATE TRIGGER \(names[1].quotedDatabaseIdentifier) AFTER UPDATE ON \(quoted)
                 WHEN NOT EXISTS (SELECT 1 FROM _synchro_lock)
@@ -59,28 +50,24 @@ enum ChangeTriggers {
         )
     }
 
-    /// The statements a trigger runs: upsert the pending row, then — for writes that can
-    /// cancel a create — remove it when a create and a delete cancelled out.
-    private static func record(_ table: LocalTable, id: String, operation: String, base: String, canCancel: Bool = true) -> String {
-        let name = table.name.quotedLiteral
-        let cancel =
-            canCancel
-            ? "DELETE FROM _synchro_pending WHERE table_name = \(name) AND record_id = lower(\(id)) AND operation = '__drop';" : ""
-        return """
-            INSERT INTO _synchro_pending (table_name, record_id, operation, base_updated_at, client_updated_at)
-                VALUES (\(name), lower(\(id)), \(operation), \(base), strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
-                ON CONFLICT (table_name, record_id) DO UPDATE SET
-                    operation = CASE
-                        WHEN operation = 'create' AND excluded.operation = 'delete'
-                            THEN CASE WHEN inflight_seq IS NULL THEN '__drop' ELSE 'delete' END
-                        WHEN operation = 'create' THEN 'create'
-                        WHEN excluded.operation = 'create' THEN 'update'
-                        ELSE excluded.operation END,
-                    base_updated_at = CASE WHEN operation = 'create' THEN NULL
-                        ELSE COALESCE(base_updated_at, excluded.base_updated_at) END,
-                    client_updated_at = excluded.client_updated_at,
-                    seq = (SELECT MAX(seq) + 1 FROM _synchro_pending);
-            \(cancel)
-            """
+    /// Whether `table`'s insert trigger is this version's: a database written by an earlier
+    /// one has triggers that write the pending queue directly, and gets these at open.
+    static func areCurrent(for table: LocalTable, in db: Database) throws -> Bool {
+        let sql = try String.fetchOne(
+            db,
+            sql: "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = ?",
+            arguments: [names(of: table.name)[0]]
+        )
+        return sql?.contains(ChangeLog.table) ?? false
+    }
+
+    /// The statement a trigger runs: one appended row, with the time of the write (the
+    /// server's conflict rule compares it). The key is kept as written and the time as a number;
+    /// the fold lower-cases the one and formats the other.
+    private static func record(_ table: LocalTable, id: String, operation: String, base: String) -> String {
+        """
+        INSERT INTO _synchro_changes (table_name, record_id, operation, base_updated_at, written_at)
+            VALUES (\(table.name.quotedLiteral), \(id), \(operation), \(base), julianday('now'));
+        """
     }
 }

@@ -35,7 +35,7 @@ enum MetaStore {
                 CREATE TABLE IF NOT EXISTS _synchro_pending (
                     -- The rowid, so a new pending row takes max + 1 at the table's end with
                     -- no index of its own to maintain. Every local write of the record moves
-                    -- it to a new max; a push settles a row only if it still has the seq
+                    -- it to a new max when the change log is folded; a push settles a row only if it still has the seq
                     -- that was sent (inflight_seq), so an edit made while the push was in
                     -- flight is pushed next instead of being lost.
                     seq INTEGER PRIMARY KEY,
@@ -52,6 +52,7 @@ enum MetaStore {
                 CREATE TABLE IF NOT EXISTS _synchro_lock (locked INTEGER NOT NULL);
                 """
         )
+        try db.execute(sql: ChangeLog.definition)
     }
 
     static func string(_ key: Key, in db: Database) throws -> String? {
@@ -81,9 +82,11 @@ enum MetaStore {
         }
     }
 
-    /// Runs `body` with the change triggers silenced. Call inside a write transaction: the
-    /// lock row then never outlives it, whatever `body` throws.
+    /// Runs `body` with the change triggers silenced and the change log folded (what the app
+    /// wrote before is in the pending queue that `body` reads). Call inside a write
+    /// transaction: the lock row then never outlives it, whatever `body` throws.
     static func withSyncLock<T>(_ db: Database, _ body: () throws -> T) throws -> T {
+        try ChangeLog.fold(in: db)
         try db.execute(sql: "INSERT INTO _synchro_lock (locked) VALUES (1)")
         let result = try body()
         try db.execute(sql: "DELETE FROM _synchro_lock")

@@ -30,14 +30,19 @@ struct ReadAheadChange: Sendable {
 /// Reads the pending changes in push order and turns them into push requests. Statements
 /// that run once per change are cached: compiling them each time cost more than running them.
 enum PendingQueue {
-    static func count(in db: Database) throws -> Int {
-        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM _synchro_pending") ?? 0
+    /// The records with pending changes; nil while writes wait in the change log (fold it
+    /// first: until then, a create and a delete that cancel out still count).
+    static func count(in db: Database) throws -> Int? {
+        guard try ChangeLog.isEmpty(in: db) else { return nil }
+        return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM _synchro_pending") ?? 0
     }
 
     /// The records with changes newer than `watermark`, parents' tables first and oldest
     /// first within a table rank, and the highest seq seen (the next watermark). Each pass
     /// of a cycle pushes these; changes made meanwhile get a higher seq and the next pass.
+    /// Folds the change log first: call in a write transaction.
     static func round(after watermark: Int64, rank: [String: Int], in db: Database) throws -> (keys: [(table: String, id: String)], highest: Int64) {
+        try ChangeLog.fold(in: db)
         let rows = try Row.fetchAll(
             db,
             sql: "SELECT table_name, record_id, seq FROM _synchro_pending WHERE seq > ? AND operation != '__drop'",
@@ -63,13 +68,15 @@ enum PendingQueue {
     /// The changes ``readAhead(_:schema:in:)`` read for `keys` are taken where the record has
     /// not changed since: the same seq (no tracked write) and the same stored values (no write
     /// under the sync lock, such as a cascade from a settled parent). Any other record is read
-    /// again here, so the result is what reading everything now would give.
+    /// again here, so the result is what reading everything now would give. The change log is
+    /// folded first: a record written since the read ahead has a new seq.
     static func prepare(
         _ keys: ArraySlice<(table: String, id: String)>,
         readAhead: [ReadAheadChange?],
         schema: LocalSchema,
         in db: Database
     ) throws -> [OutgoingChange] {
+        try ChangeLog.fold(in: db)
         var outgoing: [OutgoingChange] = []
         var selects: [String: String] = [:]
         for (position, key) in keys.enumerated() {

@@ -23,7 +23,7 @@ extension SyncEngine {
         do {
             while true {
                 let after = watermark
-                let round = try await database.read { db in try PendingQueue.round(after: after, rank: rank, in: db) }
+                let round = try await database.write { db in try PendingQueue.round(after: after, rank: rank, in: db) }
                 guard !round.keys.isEmpty else { return rejected + (try await setAside(isolation, schema: schema, applier: applier)) }
                 watermark = round.highest
                 let batches = stride(from: 0, to: round.keys.count, by: batchSize).map { round.keys[$0..<min($0 + batchSize, round.keys.count)] }
