@@ -5,38 +5,42 @@ import Testing
 
 @_spi(Testing) @testable import Synchro
 
-/// The change log (`_synchro_changes`): the triggers append, a fold coalesces. Folding many
-/// writes at once must give what folding each write as it happened gives.
+/// The change log (`_synchro_changes`): the triggers append, a fold coalesces. The queue a
+/// push reads must be what the previous version's triggers, coalescing each write as it
+/// happened, would have made.
 @Suite("Change log")
 struct ChangeLogTests {
     /// Random histories of writes to a few records (keys in either case, soft and hard deletes,
     /// un-deletes, explicit `updated_at`s), with pushes marking the queue in flight and
-    /// settling it at random moments: one client folds after every write, the other only
-    /// where a push reads the queue. Their queues agree at every such moment, in content and
-    /// in push order.
+    /// settling it at random moments. One client has the previous version's triggers
+    /// (``installReferenceTriggers(on:)``, coalescing at each write); the other logs and folds only where
+    /// a push reads the queue. Their queues agree at every push, in content and in push order.
     @Test(arguments: [UInt64(1), 2, 3, 4])
-    func foldingLateGivesWhatFoldingEachWriteGives(seed: UInt64) throws {
-        let (eager, eagerDirectory) = try LocalTrackingTests.client()
+    func foldingGivesWhatCoalescingEachWriteGave(seed: UInt64) throws {
+        let (reference, referenceDirectory) = try LocalTrackingTests.client()
         let (late, lateDirectory) = try LocalTrackingTests.client()
         defer {
-            for (client, directory) in [(eager, eagerDirectory), (late, lateDirectory)] {
+            for (client, directory) in [(reference, referenceDirectory), (late, lateDirectory)] {
                 try? client.close()
                 try? FileManager.default.removeItem(at: directory)
             }
         }
+        try Self.installReferenceTriggers(on: reference)
         var random = SplitMix64(seed: seed)
         let keys = ["k0", "k1", "k2", "k3"]
+        var logged = 0
         for step in 0..<300 {
             let key = keys[Int.random(in: 0..<keys.count, using: &random)]
             let spelled = Bool.random(using: &random) ? key.uppercased() : key
-            let row = try eager.queryOne("SELECT deleted_at FROM tasks WHERE id = ?", params: [key])
+            let row = try reference.queryOne("SELECT deleted_at FROM tasks WHERE id = ?", params: [key])
             let statement: (sql: String, params: [(any DatabaseValueConvertible)?])
             switch (Int.random(in: 0..<10, using: &random), row) {
             case (8..., _):
                 // A push: what it reads must agree. Then the server takes the batch, or not.
-                try expectSameQueue(eager, late, at: step)
+                logged += try late.queryOne("SELECT COUNT(*) AS n FROM _synchro_changes")?["n"] ?? 0
+                try expectSameQueue(reference, late, at: step)
                 let taken = Bool.random(using: &random)
-                for client in [eager, late] { try Self.push(client, taken: taken) }
+                for client in [reference, late] { try Self.push(client, taken: taken) }
                 continue
             case (_, nil):
                 statement = ("INSERT INTO tasks (id, title, updated_at) VALUES (?, ?, ?)", [spelled, "t\(step)", Self.time(step)])
@@ -50,11 +54,56 @@ struct ChangeLogTests {
             default:
                 statement = ("DELETE FROM tasks WHERE id = ?", [spelled])
             }
-            for client in [eager, late] { try client.execute(statement.sql, params: statement.params) }
-            _ = try LocalTrackingTests.pending(eager)
+            for client in [reference, late] { try client.execute(statement.sql, params: statement.params) }
         }
-        try expectSameQueue(eager, late, at: 300)
-        #expect(try late.pendingChangeCount() == (try eager.pendingChangeCount()))
+        try expectSameQueue(reference, late, at: 300)
+        #expect(try late.pendingChangeCount() == (try reference.pendingChangeCount()))
+        #expect(logged > 100, "the pushes found writes waiting in the log: \(logged)")
+        #expect(try reference.query("SELECT COUNT(*) AS n FROM _synchro_changes").first?["n"] == 0, "the reference logs nothing")
+    }
+
+    /// Gives `client` the previous version's triggers: each write coalesced straight into
+    /// `_synchro_pending`, a create and a delete that cancel out removed at once.
+    static func installReferenceTriggers(on client: SynchroClient) throws {
+        func record(_ id: String, _ operation: String, _ base: String, cancel: Bool) -> String {
+            """
+            INSERT INTO _synchro_pending (table_name, record_id, operation, base_updated_at, client_updated_at)
+                VALUES ('tasks', lower(\(id)), \(operation), \(base), strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+                ON CONFLICT (table_name, record_id) DO UPDATE SET
+                    operation = CASE
+                        WHEN operation = 'create' AND excluded.operation = 'delete'
+                            THEN CASE WHEN inflight_seq IS NULL THEN '__drop' ELSE 'delete' END
+                        WHEN operation = 'create' THEN 'create'
+                        WHEN excluded.operation = 'create' THEN 'update'
+                        ELSE excluded.operation END,
+                    base_updated_at = CASE WHEN operation = 'create' THEN NULL
+                        ELSE COALESCE(base_updated_at, excluded.base_updated_at) END,
+                    client_updated_at = excluded.client_updated_at,
+                    seq = (SELECT MAX(seq) + 1 FROM _synchro_pending);
+            \(cancel ? "DELETE FROM _synchro_pending WHERE table_name = 'tasks' AND record_id = lower(\(id)) AND operation = '__drop';" : "")
+            """
+        }
+        let names = ChangeTriggers.names(of: "tasks").map(\.quotedDatabaseIdentifier)
+        try client.database.write { db in
+            try ChangeTriggers.drop(for: "tasks", in: db)
+            try db.execute(
+                sql: """
+                    CREATE TRIGGER \(names[0]) AFTER INSERT ON tasks WHEN NOT EXISTS (SELECT 1 FROM _synchro_lock) BEGIN
+                        \(record("NEW.id", "'create'", "NULL", cancel: false))
+                    END;
+                    CREATE TRIGGER \(names[1]) AFTER UPDATE ON tasks WHEN NOT EXISTS (SELECT 1 FROM _synchro_lock) BEGIN
+                        \(record("NEW.id", """
+                            CASE WHEN OLD.deleted_at IS NULL AND NEW.deleted_at IS NOT NULL THEN 'delete'
+                                 WHEN OLD.deleted_at IS NOT NULL AND NEW.deleted_at IS NULL THEN 'create'
+                                 ELSE 'update' END
+                            """, "OLD.updated_at", cancel: true))
+                    END;
+                    CREATE TRIGGER \(names[2]) AFTER DELETE ON tasks WHEN NOT EXISTS (SELECT 1 FROM _synchro_lock) BEGIN
+                        \(record("OLD.id", "'delete'", "OLD.updated_at", cancel: true))
+                    END;
+                    """
+            )
+        }
     }
 
     /// A push as the engine makes one, on the queue alone: read (folding), mark in flight, and
@@ -95,10 +144,9 @@ struct ChangeLogTests {
         }
     }
 
-    private func expectSameQueue(_ eager: SynchroClient, _ late: SynchroClient, at step: Int) throws {
-        let (expected, actual) = (try Self.queue(eager), try Self.queue(late))
+    private func expectSameQueue(_ reference: SynchroClient, _ late: SynchroClient, at step: Int) throws {
+        let (expected, actual) = (try Self.queue(reference), try Self.queue(late))
         #expect(actual == expected, "step \(step)")
-        #expect(try late.query("SELECT COUNT(*) AS n FROM _synchro_changes").first?["n"] == 0, "a read of the queue empties the log")
     }
 
     /// `pendingChangeCount()` counts what a push would send, whether the log was folded or not:
@@ -187,5 +235,51 @@ struct ChangeLogTests {
         try reopened.execute("INSERT INTO tasks (id, title) VALUES ('new', 'logged')")
         #expect(try reopened.query("SELECT COUNT(*) AS n FROM _synchro_changes").first?["n"] == 1)
         #expect(try LocalTrackingTests.pending(reopened) == ["old": "create", "new": "create"])
+    }
+}
+
+extension ChangeLogTests {
+    /// A batch read ahead holds a delete; the record is written again before the batch is
+    /// marked, and that write is still in the log (no sync transaction in between). Marking
+    /// folds it first: the delete is not sent, the record's change as it now stands is.
+    @Test func markingABatchFoldsWritesMadeAfterItsReadAhead() throws {
+        let (client, directory) = try LocalTrackingTests.client()
+        defer {
+            try? client.close()
+            try? FileManager.default.removeItem(at: directory)
+        }
+        try client.applyPulledRecords([
+            SyncRecord(id: "x", tableName: "tasks", data: ["title": "server"], updatedAt: "2026-01-01T00:00:00.000Z")
+        ])
+        try client.execute("DELETE FROM tasks WHERE id = 'x'")
+        let schema = try client.engine.currentSchema()
+        let keys = try client.database.write { db in try PendingQueue.round(after: 0, rank: schema.pushRank, in: db).keys }
+        let read = try client.database.read { db in try PendingQueue.readAhead(keys[...], schema: schema, in: db) }
+        #expect(read.map { $0?.outgoing.change.operation } == [.delete])
+
+        try client.execute("INSERT INTO tasks (id, title) VALUES ('X', 'back')")
+        #expect(try client.queryOne("SELECT COUNT(*) AS n FROM _synchro_changes")?["n"] == 1)
+        let outgoing = try client.database.write { db in try PendingQueue.prepare(keys[...], readAhead: read, schema: schema, in: db) }
+        #expect(outgoing.map(\.change.operation) == [.update], "a delete then a create is an update")
+        #expect(outgoing.first?.change.data?["title"] == .string("back"))
+    }
+
+    /// With no sync to fold it, the log does not grow past ``ChangeLog/longLog`` writes: the
+    /// write that reaches that length folds it in its own transaction.
+    @Test func aLongLogIsFoldedByTheWriteThatMakesItLong() throws {
+        let (client, directory) = try LocalTrackingTests.client()
+        defer {
+            try? client.close()
+            try? FileManager.default.removeItem(at: directory)
+        }
+        let length = Int(ChangeLog.longLog)
+        try client.withWritePreparedStatement("INSERT INTO tasks (id, title) VALUES (?, 't')") { statement in
+            for index in 0..<(length - 2) { try statement.execute(arguments: ["r\(index)"]) }
+        }
+        try client.execute("UPDATE tasks SET title = 'u' WHERE id = 'r0'")
+        #expect(try client.queryOne("SELECT COUNT(*) AS n FROM _synchro_changes")?["n"] == length - 1)
+        try client.execute("UPDATE tasks SET title = 'v' WHERE id = 'r1'")
+        #expect(try client.queryOne("SELECT COUNT(*) AS n FROM _synchro_changes")?["n"] == 0)
+        #expect(try client.queryOne("SELECT COUNT(*) AS n FROM _synchro_pending")?["n"] == length - 2, "one pending change per record")
     }
 }

@@ -19,13 +19,10 @@ extension SynchroClient {
     /// pushed after `pushDebounce`.
     @discardableResult
     public func execute(_ sql: String, params: [(any DatabaseValueConvertible)?] = []) throws -> ExecResult {
-        let affected = try databaseOperation {
-            try database.write { db -> Int in
-                try db.execute(sql: sql, arguments: StatementArguments(params))
-                return db.changesCount
-            }
+        let affected = try trackedWrite { db -> Int in
+            try db.execute(sql: sql, arguments: StatementArguments(params))
+            return db.changesCount
         }
-        engine.localWriteHappened()
         return ExecResult(rowsAffected: affected)
     }
 
@@ -33,25 +30,33 @@ extension SynchroClient {
     /// in all.
     @discardableResult
     public func executeBatch(_ statements: [SQLStatement]) throws -> Int {
-        let affected = try databaseOperation {
-            try database.write { db -> Int in
-                var total = 0
-                for statement in statements {
-                    try db.execute(sql: statement.sql, arguments: StatementArguments(statement.params))
-                    total += db.changesCount
-                }
-                return total
+        try trackedWrite { db -> Int in
+            var total = 0
+            for statement in statements {
+                try db.execute(sql: statement.sql, arguments: StatementArguments(statement.params))
+                total += db.changesCount
             }
+            return total
         }
-        engine.localWriteHappened()
-        return affected
     }
 
     /// Runs `block` in a write transaction (committed when it returns, rolled back when it
     /// throws), with GRDB's `Database` to read and write through.
     @discardableResult
     public func writeTransaction<T>(_ block: (Database) throws -> T) throws -> T {
-        let result = try databaseOperation { try database.write(block) }
+        try trackedWrite(block)
+    }
+
+    /// Runs an app's writes in one transaction, then has them pushed after `pushDebounce`.
+    /// A change log grown long with no sync to fold it is folded in the same transaction.
+    func trackedWrite<T>(_ block: (Database) throws -> T) throws -> T {
+        let result = try databaseOperation {
+            try database.write { db in
+                let result = try block(db)
+                try ChangeLog.foldIfLong(in: db)
+                return result
+            }
+        }
         engine.localWriteHappened()
         return result
     }

@@ -15,10 +15,6 @@ extension SynchroClient {
     /// as needed. Writes to synced tables are recorded and pushed after `pushDebounce`, as with
     /// ``execute(_:params:)``. Do not keep the statement after the block returns.
     public func withWritePreparedStatement<T>(_ sql: String, _ block: (Statement) throws -> T) throws -> T {
-        let result = try databaseOperation {
-            try database.write { db in try block(try db.makeStatement(sql: sql)) }
-        }
-        engine.localWriteHappened()
-        return result
+        try trackedWrite { db in try block(try db.makeStatement(sql: sql)) }
     }
 }

@@ -91,7 +91,8 @@ public final class SynchroClient: Sendable {
     }
 
     /// Local changes not yet accepted by the server (one per record, however often it was
-    /// written).
+    /// written). Writes still in the change log are folded first, which waits for a sync
+    /// transaction under way; otherwise this only reads.
     public func pendingChangeCount() throws -> Int {
         try databaseOperation {
             // A read, unless writes wait in the change log: then their fold (a write) first.

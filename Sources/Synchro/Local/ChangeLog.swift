@@ -34,6 +34,19 @@ enum ChangeLog {
         );
         """
 
+    /// The length at which a write through the client folds the log in its own transaction
+    /// (``foldIfLong(in:)``): without a sync running (never started, signed out, stopped),
+    /// nothing else folds, and a counter updated a million times offline would be a million
+    /// rows instead of one. At this length a fold takes a fraction of a second.
+    static let longLog: Int64 = 50_000
+
+    /// Folds the log when it has reached ``longLog`` writes; costs one lookup otherwise.
+    static func foldIfLong(in db: Database) throws {
+        // The last rowid is the log's length: a fold empties it and rowids start again at 1.
+        let last = try Int64.fetchOne(try db.cachedStatement(sql: "SELECT MAX(rowid) FROM _synchro_changes")) ?? 0
+        if last >= longLog { try fold(in: db) }
+    }
+
     /// Whether writes wait in the log.
     static func isEmpty(in db: Database) throws -> Bool {
         try !(Bool.fetchOne(try db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM _synchro_changes)")) ?? false)
@@ -53,7 +66,8 @@ enum ChangeLog {
     ///
     /// A create and a delete that cancel out leave a `__drop` row until the fold ends; a later
     /// write of the same record in the same fold finds it and starts afresh, as it would have
-    /// found no row. Every folded write gives its record the next seq: the newest seq is
+    /// found no row (its operation is the write's; its base, null as a create's, becomes the
+    /// write's). Every folded write gives its record the next seq: the newest seq is
     /// looked up for each row (an uncorrelated `MAX(seq)` would be worked out once for the whole
     /// statement, and every record folded after the first would collide on it).
     static func fold(in db: Database) throws {
@@ -72,7 +86,6 @@ enum ChangeLog {
                             WHEN excluded.operation = 'create' THEN 'update'
                             ELSE excluded.operation END,
                         base_updated_at = CASE
-                            WHEN operation = '__drop' THEN excluded.base_updated_at
                             WHEN operation = 'create' THEN NULL
                             ELSE COALESCE(base_updated_at, excluded.base_updated_at) END,
                         client_updated_at = excluded.client_updated_at,
