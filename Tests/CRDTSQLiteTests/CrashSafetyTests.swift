@@ -3,7 +3,7 @@ import Foundation
 import SelfDBTestSupport
 import Testing
 
-// The helper process needs `Process`: macOS and Linux only.
+// The helper process needs `posix_spawn` (HelperProcess): macOS and Linux only.
 #if os(macOS) || os(Linux)
 extension CRDTSuite {
     @Suite("crash safety")
@@ -13,12 +13,7 @@ extension CRDTSuite {
             let files = try TemporaryFiles()
             let path = files.path("crash.db")
             let writer = try #require(Self.writerURL, "crdt-crash-writer is not built next to the tests")
-            let process = Process()
-            process.executableURL = writer
-            process.arguments = [path]
-            let output = Pipe()
-            process.standardOutput = output
-            try TestExecutables.launch(process)
+            let process = try HelperProcess(writer, arguments: [path])
             // Let it commit a good number of batches, then kill it without warning.
             // Blocking reads go to a GCD thread: on the cooperative pool (2 threads here) they would
             // starve every other async test while they wait.
@@ -26,7 +21,7 @@ extension CRDTSuite {
                 DispatchQueue.global().async {
                     var text = ""
                     while true {
-                        let data = output.fileHandleForReading.availableData
+                        let data = process.output.availableData
                         if data.isEmpty { break }
                         text += String(decoding: data, as: UTF8.self)
                         if Self.lastBatch(text) >= 30 { break }
@@ -34,9 +29,8 @@ extension CRDTSuite {
                     continuation.resume(returning: Self.lastBatch(text))
                 }
             }
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            #expect(process.terminationReason == .uncaughtSignal)
+            process.send(SIGKILL)
+            #expect(process.waitUntilExit() == .signal(SIGKILL))
             #expect(committed >= 30)
 
             let db = try CRDTSQLite<Int64>(path: path, nodeId: 7)

@@ -4,7 +4,7 @@ import Foundation
 import SelfDBTestSupport
 import Testing
 
-// The helper process needs `Process`: macOS and Linux only.
+// The helper process needs `posix_spawn` (HelperProcess): macOS and Linux only.
 #if os(macOS) || os(Linux)
 @Suite("pending mutations survive a killed process and are sent once")
 struct CrashRecoveryTests {
@@ -16,17 +16,11 @@ struct CrashRecoveryTests {
         try await fixture.fetcher(allPages: true).setup()
 
         // The second run, offline, inserts, updates and deletes, and is killed.
-        let process = Process()
-        process.executableURL = helper
-        process.arguments = [path, fixture.server.name, "fresh", "m2", "m3"]
-        let output = Pipe()
-        process.standardOutput = output
-        try TestExecutables.launch(process)
-        let printed = await TestExecutables.firstOutput(of: output).trimmingCharacters(in: .whitespacesAndNewlines)
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        let process = try HelperProcess(helper, arguments: [path, fixture.server.name, "fresh", "m2", "m3"])
+        let printed = await TestExecutables.firstOutput(of: process.output).trimmingCharacters(in: .whitespacesAndNewlines)
+        process.send(SIGKILL)
         #expect(printed == "PENDING 3")
-        #expect(process.terminationReason == .uncaughtSignal)
+        #expect(process.waitUntilExit() == .signal(SIGKILL))
         #expect(fixture.server.log.isEmpty)
 
         // The third run, online again: the queue is there, and goes once the server answers.

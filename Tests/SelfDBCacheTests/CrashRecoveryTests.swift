@@ -44,7 +44,7 @@ struct CrashRecoveryTests {
         }
     }
 
-    // The helper process needs `Process`: macOS and Linux only.
+    // The helper process needs `posix_spawn` (HelperProcess): macOS and Linux only.
     #if os(macOS) || os(Linux)
     @Test func pendingInsertSurvivesSIGKILLAndIsReplayedOnce() async throws {
         try await CacheFixture.run { fixture in
@@ -56,17 +56,14 @@ struct CrashRecoveryTests {
             let path = fixture.cachePath("killed")
             let rowId = UUID()
 
-            let process = Process()
-            process.executableURL = helper
-            process.arguments = [fixture.emulator.baseURL.absoluteString, CacheFixture.apiKey, user.email, CacheFixture.password, path, rowId.uuidString, user.id.uuidString]
-            let output = Pipe()
-            process.standardOutput = output
-            try TestExecutables.launch(process)
-            let line = await TestExecutables.firstOutput(of: output)
+            let process = try HelperProcess(
+                helper,
+                arguments: [fixture.emulator.baseURL.absoluteString, CacheFixture.apiKey, user.email, CacheFixture.password, path, rowId.uuidString, user.id.uuidString]
+            )
+            let line = await TestExecutables.firstOutput(of: process.output)
             #expect(line.hasPrefix("PENDING"), "helper said: \(line)")
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            #expect(process.terminationReason == .uncaughtSignal)
+            process.send(SIGKILL)
+            #expect(process.waitUntilExit() == .signal(SIGKILL))
 
             let reopened = try SelfDBCache(selfdb: selfdb, path: path)
             #expect(try reopened.pendingMutationCount() == 1)

@@ -114,35 +114,28 @@ struct DemoTests {
     /// Runs the demo with `SELFDB_URL` and `SELFDB_API_KEY` naming `emulator`; its exit status and
     /// everything it printed. Killed after a minute.
     static func runDemo(_ executable: URL, against emulator: SelfDBEmulator) async throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = executable
         var environment = ProcessInfo.processInfo.environment
         environment["SELFDB_URL"] = emulator.baseURL.absoluteString
         environment["SELFDB_API_KEY"] = apiKey
         environment["SELFDB_LOG"] = nil
-        process.environment = environment
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        let exited = AsyncStream<Int32>.makeStream()
-        process.terminationHandler = { exited.continuation.yield($0.terminationStatus) }
-        // Through the launch lock, as every helper launch: this one, outside it, ran beside the
-        // crash tests' launches, and Foundation's Process.run() crashed in a memmove.
-        try TestExecutables.launch(process)
+        let process = try HelperProcess(executable, environment: environment, mergeErrors: true)
         // Read on a GCD thread: a blocking read would starve the cooperative pool.
         let output = Task {
             await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
                 DispatchQueue.global().async {
-                    continuation.resume(returning: String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+                    continuation.resume(returning: String(decoding: process.output.readDataToEndOfFile(), as: UTF8.self))
                 }
             }
         }
         let watchdog = Task {
             try await Task.sleep(for: .seconds(60))
-            process.terminate()
+            process.send(SIGTERM)
         }
-        var statuses = exited.stream.makeAsyncIterator()
-        let status = await statuses.next() ?? -1
+        let status: Int32
+        switch await process.exited() {
+        case .exit(let code): status = code
+        case .signal(let signal): status = 128 + signal
+        }
         watchdog.cancel()
         return (status, await output.value)
     }

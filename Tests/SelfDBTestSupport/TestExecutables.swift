@@ -1,22 +1,12 @@
 import Foundation
 
-// The crash tests start helper processes, and only macOS and Linux can: `Process` is
-// macOS-only among Apple platforms, so iOS, tvOS, watchOS and visionOS test builds leave
-// this (and the tests that use it) out.
+// The crash tests start helper processes, and only macOS and Linux can: iOS, tvOS, watchOS
+// and visionOS cannot spawn one, so their test builds leave this (and the tests that use it)
+// out.
 #if os(macOS) || os(Linux)
-/// Helper processes the crash tests start and kill (built by SwiftPM next to the test bundle).
+/// Helper processes the crash tests start and kill (built by SwiftPM next to the test bundle),
+/// through ``HelperProcess``.
 public enum TestExecutables {
-    private static let launchLock = NSLock()
-
-    /// Starts `process`, one launch at a time: Foundation's `Process.run()` on Linux crashed
-    /// (in a memmove inside the launch) when crash tests of several suites spawned helpers at
-    /// the same moment.
-    public static func launch(_ process: Process) throws {
-        launchLock.lock()
-        defer { launchLock.unlock() }
-        try process.run()
-    }
-
     /// The executable `name` from the build folder of the running tests, if it was built.
     public static func url(named name: String) -> URL? {
         for start in searchStarts {
@@ -55,12 +45,12 @@ private final class BundleMarker {}
 #endif
 
 extension TestExecutables {
-    /// The first output a helper writes to `pipe` (a blocking read, done on a GCD thread rather
-    /// than the cooperative pool it would starve).
-    public static func firstOutput(of pipe: Pipe) async -> String {
+    /// The first output a helper writes to `handle` (a blocking read, done on a GCD thread
+    /// rather than the cooperative pool it would starve).
+    public static func firstOutput(of handle: FileHandle) async -> String {
         await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
             DispatchQueue.global().async {
-                continuation.resume(returning: String(decoding: pipe.fileHandleForReading.availableData, as: UTF8.self))
+                continuation.resume(returning: String(decoding: handle.availableData, as: UTF8.self))
             }
         }
     }

@@ -5,7 +5,7 @@ import SelfDBTestSupport
 import Synchro
 import Testing
 
-// The helper process needs `Process`: macOS and Linux only.
+// The helper process needs `posix_spawn` (HelperProcess): macOS and Linux only.
 #if os(macOS) || os(Linux)
 /// A client process killed with SIGKILL at random moments of its cycles — mid-push,
 /// mid-pull, between a commit and its push — and started again on the same database,
@@ -26,13 +26,8 @@ struct SynchroCrashRecoveryTests {
             var random = SplitMix64(seed: 7)
             var committed = -1
             for round in 0..<12 {
-                let process = Process()
-                process.executableURL = helper
-                process.arguments = [world.emulator.baseURL.absoluteString, token, path, "crash-device", user]
-                let output = Pipe()
-                process.standardOutput = output
-                try TestExecutables.launch(process)
-                let lines = LineReader(output.fileHandleForReading)
+                let process = try HelperProcess(helper, arguments: [world.emulator.baseURL.absoluteString, token, path, "crash-device", user])
+                let lines = LineReader(process.output)
                 // Let it get going, then kill it wherever it is.
                 let target = committed + Int.random(in: 2...6, using: &random)
                 while let line = await lines.next(), !line.hasPrefix("FAILED") {
@@ -40,9 +35,8 @@ struct SynchroCrashRecoveryTests {
                     if committed >= target { break }
                 }
                 try await Task.sleep(for: .microseconds(Int.random(in: 0...20_000, using: &random)))
-                kill(process.processIdentifier, SIGKILL)
-                process.waitUntilExit()
-                #expect(process.terminationReason == .uncaughtSignal, "round \(round): the helper stopped by itself")
+                process.send(SIGKILL)
+                #expect(process.waitUntilExit() == .signal(SIGKILL), "round \(round): the helper stopped by itself")
             }
             #expect(committed >= 16)
 
