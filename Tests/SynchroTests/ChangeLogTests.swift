@@ -17,14 +17,10 @@ struct ChangeLogTests {
     /// a push reads the queue. Their queues agree at every push, in content and in push order.
     @Test(arguments: [UInt64(1), 2, 3, 4])
     func foldingGivesWhatCoalescingEachWriteGave(seed: UInt64) throws {
-        let (reference, referenceDirectory) = try LocalTrackingTests.client()
-        let (late, lateDirectory) = try LocalTrackingTests.client()
-        defer {
-            for (client, directory) in [(reference, referenceDirectory), (late, lateDirectory)] {
-                try? client.close()
-                try? FileManager.default.removeItem(at: directory)
-            }
-        }
+        let (reference, cleanUpReference) = try LocalTrackingTests.openClient()
+        defer { cleanUpReference() }
+        let (late, cleanUpLate) = try LocalTrackingTests.openClient()
+        defer { cleanUpLate() }
         try Self.installReferenceTriggers(on: reference)
         var random = SplitMix64(seed: seed)
         let keys = ["k0", "k1", "k2", "k3"]
@@ -152,11 +148,8 @@ struct ChangeLogTests {
     /// `pendingChangeCount()` counts what a push would send, whether the log was folded or not:
     /// a create and a delete that cancel out count nothing.
     @Test func theCountFoldsTheLogFirst() throws {
-        let (client, directory) = try LocalTrackingTests.client()
-        defer {
-            try? client.close()
-            try? FileManager.default.removeItem(at: directory)
-        }
+        let (client, cleanUp) = try LocalTrackingTests.openClient()
+        defer { cleanUp() }
         try client.execute("INSERT INTO tasks (id, title) VALUES ('a', 'a'), ('b', 'b')")
         try client.execute("DELETE FROM tasks WHERE id = 'B'")
         #expect(try client.query("SELECT COUNT(*) AS n FROM _synchro_changes").first?["n"] == 3, "the writes wait in the log")
@@ -169,11 +162,8 @@ struct ChangeLogTests {
     /// The log keeps a write's time as a Julian day; the queue has it as the text the server's
     /// conflict rule reads, to the millisecond, for any millisecond.
     @Test func theTimeOfAWriteIsKeptToTheMillisecond() throws {
-        let (client, directory) = try LocalTrackingTests.client()
-        defer {
-            try? client.close()
-            try? FileManager.default.removeItem(at: directory)
-        }
+        let (client, cleanUp) = try LocalTrackingTests.openClient()
+        defer { cleanUp() }
         var random = SplitMix64(seed: 7)
         try client.database.write { db in
             for index in 0..<2_000 {
@@ -243,11 +233,8 @@ extension ChangeLogTests {
     /// marked, and that write is still in the log (no sync transaction in between). Marking
     /// folds it first: the delete is not sent, the record's change as it now stands is.
     @Test func markingABatchFoldsWritesMadeAfterItsReadAhead() throws {
-        let (client, directory) = try LocalTrackingTests.client()
-        defer {
-            try? client.close()
-            try? FileManager.default.removeItem(at: directory)
-        }
+        let (client, cleanUp) = try LocalTrackingTests.openClient()
+        defer { cleanUp() }
         try client.applyPulledRecords([
             SyncRecord(id: "x", tableName: "tasks", data: ["title": "server"], updatedAt: "2026-01-01T00:00:00.000Z")
         ])
@@ -267,11 +254,8 @@ extension ChangeLogTests {
     /// With no sync to fold it, the log does not grow past ``ChangeLog/longLog`` writes: the
     /// write that reaches that length folds it in its own transaction.
     @Test func aLongLogIsFoldedByTheWriteThatMakesItLong() throws {
-        let (client, directory) = try LocalTrackingTests.client()
-        defer {
-            try? client.close()
-            try? FileManager.default.removeItem(at: directory)
-        }
+        let (client, cleanUp) = try LocalTrackingTests.openClient()
+        defer { cleanUp() }
         let length = Int(ChangeLog.longLog)
         try client.withWritePreparedStatement("INSERT INTO tasks (id, title) VALUES (?, 't')") { statement in
             for index in 0..<(length - 2) { try statement.execute(arguments: ["r\(index)"]) }

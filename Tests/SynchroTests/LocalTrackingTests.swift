@@ -45,6 +45,18 @@ struct LocalTrackingTests {
         return (client, directory)
     }
 
+    /// A client as ``client()`` makes one, and what closes it and removes its folder.
+    static func openClient() throws -> (SynchroClient, cleanUp: () -> Void) {
+        let (client, directory) = try client()
+        return (
+            client,
+            {
+                try? client.close()
+                try? FileManager.default.removeItem(at: directory)
+            }
+        )
+    }
+
     /// The pending queue as a push would read it (the change log folded first).
     static func pending(_ client: SynchroClient) throws -> [String: String] {
         try client.database.write { db in try ChangeLog.fold(in: db) }
@@ -58,11 +70,8 @@ struct LocalTrackingTests {
     /// A push batch is read while the one before it is on the wire; what changed in between
     /// is read again when the batch is marked in flight, so nothing stale is sent.
     @Test func aBatchReadAheadIsReadAgainWhereItChanged() throws {
-        let (client, directory) = try Self.client()
-        defer {
-            try? client.close()
-            try? FileManager.default.removeItem(at: directory)
-        }
+        let (client, cleanUp) = try Self.openClient()
+        defer { cleanUp() }
         // e and F (its key in upper case locally, lower case in its pending row) stay as read.
         for id in ["a", "b", "c", "d", "e", "F"] {
             try client.execute("INSERT INTO tasks (id, title) VALUES (?, ?)", params: [id, "first"])
@@ -91,11 +100,8 @@ struct LocalTrackingTests {
     }
 
     @Test func writesCoalesceIntoOnePendingChangePerRecord() throws {
-        let (client, directory) = try Self.client()
-        defer {
-            try? client.close()
-            try? FileManager.default.removeItem(at: directory)
-        }
+        let (client, cleanUp) = try Self.openClient()
+        defer { cleanUp() }
         try client.execute("INSERT INTO tasks (id, title) VALUES ('A', 'a'), ('b', 'b'), ('c', 'c')")
         #expect(try client.queryOne("SELECT done FROM tasks WHERE id = 'a'")?["done"] as Int64? == 0, "the portable default")
         try client.execute("UPDATE tasks SET title = 'a2' WHERE id = 'a'")
@@ -120,11 +126,8 @@ struct LocalTrackingTests {
     }
 
     @Test func pulledRecordsRespectPendingAndNewerRows() throws {
-        let (client, directory) = try Self.client()
-        defer {
-            try? client.close()
-            try? FileManager.default.removeItem(at: directory)
-        }
+        let (client, cleanUp) = try Self.openClient()
+        defer { cleanUp() }
         try client.applyPulledRecords([
             SyncRecord(id: "k", tableName: "tasks", data: ["title": "v1", "done": .bool(true)], updatedAt: "2026-01-01T00:00:00.5Z"),
             SyncRecord(id: "gone", tableName: "elsewhere", data: [:], updatedAt: "2026-01-01T00:00:00Z"),
@@ -156,11 +159,8 @@ struct LocalTrackingTests {
     /// The echo of a device's own push, or a page pulled again, writes nothing; a new spelling
     /// of the key or a changed value is still written.
     @Test func aPulledRowEqualToTheLocalOneIsNotWritten() throws {
-        let (client, directory) = try Self.client()
-        defer {
-            try? client.close()
-            try? FileManager.default.removeItem(at: directory)
-        }
+        let (client, cleanUp) = try Self.openClient()
+        defer { cleanUp() }
         let record = SyncRecord(id: "e", tableName: "tasks", data: ["title": "same", "done": .bool(false)], updatedAt: "2026-01-01T00:00:00.5Z")
         try client.applyPulledRecords([record])
         try client.execute("CREATE TABLE audit (id TEXT)")
