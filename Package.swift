@@ -92,7 +92,18 @@ let package = Package(
             name: "SelfDBRuntime",
             // swift-log: the client, realtime, cache and sync log through a `Logger` the app
             // passes in (a no-op by default). A small package with no dependencies of its own.
-            dependencies: [.product(name: "Logging", package: "swift-log")]
+            // On Linux, libcurl too (FoundationNetworking's own library): `CurlTransport`.
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"),
+                .target(name: "CCurl", condition: .when(platforms: [.linux])),
+            ]
+        ),
+        // libcurl's easy interface, for the Linux transport (`CurlTransport`): a module map and
+        // typed wrappers of its variadic calls. Not used on Apple platforms.
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         .target(
             name: "SelfDBRealtime",

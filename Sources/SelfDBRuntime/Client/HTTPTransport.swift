@@ -30,3 +30,14 @@ public struct URLSessionTransport: HTTPTransport {
         return (data, http)
     }
 }
+
+/// The transport a client uses when the app gives none: `URLSession` on Apple platforms,
+/// ``CurlTransport`` on Linux (where FoundationNetworking keeps a core busy while each request
+/// waits for its answer: see ``CurlTransport``).
+package func platformHTTPTransport() -> any HTTPTransport {
+    #if canImport(CCurl)
+    CurlTransport()
+    #else
+    URLSessionTransport()
+    #endif
+}

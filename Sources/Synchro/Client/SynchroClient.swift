@@ -32,7 +32,7 @@ public final class SynchroClient: Sendable {
     /// when nothing is there yet. The synced tables are those of the schema last fetched from
     /// the server (or the seed's); a new database has none until `start()`.
     public convenience init(config: SynchroConfig) throws {
-        try self.init(config: config, transport: URLSessionTransport())
+        try self.init(config: config, transport: platformHTTPTransport())
     }
 
     /// Opens the database with another HTTP transport (tests, custom networking).

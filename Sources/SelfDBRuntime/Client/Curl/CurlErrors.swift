@@ -1,0 +1,31 @@
+#if canImport(CCurl)
+import CCurl
+import Foundation
+
+/// libcurl's result codes as the `URLError`s URLSession throws for the same failures, so
+/// the clients' retry rules read them the same way on every platform.
+enum CurlErrors {
+    static func urlError(_ code: CURLcode, detail: String, url: URL?) -> URLError {
+        var info: [String: Any] = [NSLocalizedDescriptionKey: detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail]
+        if let url { info[NSURLErrorFailingURLErrorKey] = url }
+        return URLError(kind(of: code), userInfo: info)
+    }
+
+    static func kind(of code: CURLcode) -> URLError.Code {
+        switch code {
+        case CURLE_COULDNT_CONNECT: .cannotConnectToHost
+        case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY: .cannotFindHost
+        case CURLE_OPERATION_TIMEDOUT: .timedOut
+        case CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_PARTIAL_FILE: .networkConnectionLost
+        case CURLE_GOT_NOTHING, CURLE_WEIRD_SERVER_REPLY, CURLE_BAD_CONTENT_ENCODING: .badServerResponse
+        case CURLE_ABORTED_BY_CALLBACK: .cancelled
+        case CURLE_TOO_MANY_REDIRECTS: .httpTooManyRedirects
+        case CURLE_URL_MALFORMAT: .badURL
+        case CURLE_UNSUPPORTED_PROTOCOL: .unsupportedURL
+        case CURLE_SSL_CONNECT_ERROR: .secureConnectionFailed
+        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE: .serverCertificateUntrusted
+        default: .unknown
+        }
+    }
+}
+#endif

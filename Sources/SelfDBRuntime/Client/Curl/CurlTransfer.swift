@@ -1,0 +1,192 @@
+#if canImport(CCurl)
+import CCurl
+import Foundation
+import FoundationNetworking
+
+/// One request through a ``CurlHandle``: sets the handle up from the `URLRequest`, runs the
+/// transfer to its end on the calling thread, and reads the response.
+struct CurlTransfer {
+    let request: URLRequest
+    let handle: CurlHandle
+    let cancellation: CurlCancellation
+
+    /// What the callbacks collect while the transfer runs (on this thread only).
+    final class Received {
+        var body = Data()
+        var headerLines: [String] = []
+        let cancellation: CurlCancellation
+
+        init(cancellation: CurlCancellation) { self.cancellation = cancellation }
+    }
+
+    func run() throws -> (Data, HTTPURLResponse) {
+        guard let url = request.url, let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            throw URLError(.unsupportedURL, userInfo: [NSLocalizedDescriptionKey: "only http and https URLs are supported"])
+        }
+        if request.httpBodyStream != nil {
+            throw URLError(.unsupportedURL, userInfo: [NSLocalizedDescriptionKey: "a request body stream is not supported; set httpBody"])
+        }
+        let raw = handle.raw
+        curl_easy_reset(raw)
+        let received = Received(cancellation: cancellation)
+        let context = Unmanaged.passRetained(received)
+        defer { context.release() }
+        var headers: UnsafeMutablePointer<curl_slist>?
+        defer { curl_slist_free_all(headers) }
+        for (name, value) in request.allHTTPHeaderFields ?? [:] {
+            headers = curl_slist_append(headers, "\(name): \(value)")
+        }
+        // No `Expect: 100-continue` wait before a body (URLSession sends none either).
+        headers = curl_slist_append(headers, "Expect:")
+        var errorText = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+        let code: CURLcode = try errorText.withUnsafeMutableBufferPointer { errorBuffer in
+            // libcurl copies the strings it is given (URL, method, encodings) but not the body
+            // or the error buffer: both outlive `curl_easy_perform` here.
+            try set(CURLOPT_URL, text: url.absoluteString)
+            try set(CURLOPT_HTTPHEADER, pointer: headers)
+            try set(CURLOPT_ERRORBUFFER, pointer: errorBuffer.baseAddress)
+            try set(CURLOPT_NOSIGNAL, 1)
+            try set(CURLOPT_FOLLOWLOCATION, 1)
+            try set(CURLOPT_MAXREDIRS, 16)
+            // Every encoding libcurl can decode, decoded as URLSession does.
+            try set(CURLOPT_ACCEPT_ENCODING, text: "")
+            try setTimeout(request.timeoutInterval)
+            try setCallbacks(context: context.toOpaque())
+            return try withMethodAndBody { curl_easy_perform(raw) }
+        }
+        guard code == CURLE_OK else {
+            if cancellation.isCancelled { throw URLError(.cancelled) }
+            let detail = String(decoding: errorText.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw CurlErrors.urlError(code, detail: detail, url: url)
+        }
+        return (received.body, try response(to: url, headerLines: received.headerLines))
+    }
+
+    /// Sets the method and the body, then runs `perform` while the body's bytes are valid.
+    private func withMethodAndBody(_ perform: () -> CURLcode) throws -> CURLcode {
+        let method = (request.httpMethod ?? "GET").uppercased()
+        guard let body = request.httpBody else {
+            switch method {
+            case "GET": try set(CURLOPT_HTTPGET, 1)
+            case "HEAD": try set(CURLOPT_NOBODY, 1)
+            default: try set(CURLOPT_CUSTOMREQUEST, text: method)
+            }
+            return perform()
+        }
+        if method == "HEAD" { try set(CURLOPT_NOBODY, 1) }
+        if method != "POST" { try set(CURLOPT_CUSTOMREQUEST, text: method) }
+        try set(CURLOPT_POSTFIELDSIZE_LARGE, offset: curl_off_t(body.count))
+        guard !body.isEmpty else {
+            // `CURLOPT_POSTFIELDS` left null would make curl read the body from its read
+            // callback (standard input by default): an empty body is an empty string.
+            try set(CURLOPT_COPYPOSTFIELDS, text: "")
+            return perform()
+        }
+        return try body.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) throws -> CURLcode in
+            try set(CURLOPT_POSTFIELDS, pointer: bytes.baseAddress)
+            return perform()
+        }
+    }
+
+    /// `timeoutInterval` the way URLSession reads it: the longest wait to connect, and the
+    /// longest time without a byte received (curl measures speed over whole seconds).
+    private func setTimeout(_ interval: TimeInterval) throws {
+        guard interval > 0, interval.isFinite else { return }
+        try set(CURLOPT_CONNECTTIMEOUT_MS, Int((interval * 1000).rounded(.up)))
+        try set(CURLOPT_LOW_SPEED_LIMIT, 1)
+        try set(CURLOPT_LOW_SPEED_TIME, max(1, Int(interval.rounded(.up))))
+    }
+
+    private func setCallbacks(context: UnsafeMutableRawPointer) throws {
+        let raw = handle.raw
+        try check(
+            ccurl_setopt_data_callback(raw, CURLOPT_WRITEFUNCTION) { data, size, count, context in
+                guard let context else { return 0 }
+                let received = Unmanaged<Received>.fromOpaque(context).takeUnretainedValue()
+                let length = size * count
+                if let data, length > 0 { received.body.append(UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: length) }
+                return length
+            }
+        )
+        try set(CURLOPT_WRITEDATA, pointer: context)
+        try check(
+            ccurl_setopt_data_callback(raw, CURLOPT_HEADERFUNCTION) { data, size, count, context in
+                guard let context else { return 0 }
+                let received = Unmanaged<Received>.fromOpaque(context).takeUnretainedValue()
+                let length = size * count
+                if let data, length > 0 {
+                    let bytes = UnsafeRawBufferPointer(start: data, count: length)
+                    received.headerLines.append(String(decoding: bytes, as: UTF8.self))
+                }
+                return length
+            }
+        )
+        try set(CURLOPT_HEADERDATA, pointer: context)
+        try check(
+            ccurl_setopt_progress_callback(raw) { context, _, _, _, _ in
+                guard let context else { return 0 }
+                return Unmanaged<Received>.fromOpaque(context).takeUnretainedValue().cancellation.isCancelled ? 1 : 0
+            }
+        )
+        try set(CURLOPT_XFERINFODATA, pointer: context)
+        try set(CURLOPT_NOPROGRESS, 0)
+    }
+
+    /// The response of the last exchange (a redirect's or an interim `100`'s headers come
+    /// first and are dropped), with repeated fields joined by commas as URLSession joins them.
+    private func response(to url: URL, headerLines: [String]) throws -> HTTPURLResponse {
+        var status = 0
+        _ = ccurl_getinfo_long(handle.raw, CURLINFO_RESPONSE_CODE, &status)
+        var effective: UnsafeMutablePointer<CChar>?
+        let finalURL =
+            ccurl_getinfo_string(handle.raw, CURLINFO_EFFECTIVE_URL, &effective) == CURLE_OK
+            ? effective.flatMap { URL(string: String(cString: $0)) } ?? url : url
+        var fields: [String: String] = [:]
+        var version = "HTTP/1.1"
+        for line in headerLines {
+            let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+            if trimmed.hasPrefix("HTTP/") {
+                fields = [:]
+                version = String(trimmed.prefix { $0 != " " })
+                continue
+            }
+            guard let colon = trimmed.firstIndex(of: ":") else { continue }
+            let name = String(trimmed[..<colon])
+            let value = trimmed[trimmed.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            if let existing = fields.first(where: { $0.key.caseInsensitiveCompare(name) == .orderedSame }) {
+                fields[existing.key] = existing.value + ", " + value
+            } else {
+                fields[name] = value
+            }
+        }
+        guard status > 0, let response = HTTPURLResponse(url: finalURL, statusCode: status, httpVersion: version, headerFields: fields) else {
+            throw URLError(.badServerResponse, userInfo: [NSURLErrorFailingURLErrorKey: url])
+        }
+        return response
+    }
+
+    // MARK: - Options
+
+    private func set(_ option: CURLoption, _ value: Int) throws {
+        try check(ccurl_setopt_long(handle.raw, option, value))
+    }
+
+    private func set(_ option: CURLoption, offset: curl_off_t) throws {
+        try check(ccurl_setopt_offset(handle.raw, option, offset))
+    }
+
+    private func set(_ option: CURLoption, pointer: UnsafeRawPointer?) throws {
+        try check(ccurl_setopt_pointer(handle.raw, option, pointer))
+    }
+
+    private func set(_ option: CURLoption, text: String) throws {
+        try text.withCString { try check(ccurl_setopt_pointer(handle.raw, option, $0)) }
+    }
+
+    private func check(_ code: CURLcode) throws {
+        guard code == CURLE_OK else {
+            throw CurlErrors.urlError(code, detail: String(cString: curl_easy_strerror(code)), url: request.url)
+        }
+    }
+}
+#endif
