@@ -27,7 +27,7 @@ public final class SelfDB: Sendable {
     public convenience init(
         baseUrl: String,
         apiKey: String,
-        transport: any HTTPTransport = URLSessionTransport(),
+        transport: any HTTPTransport = platformHTTPTransport(),
         tokenStore: any TokenStore = InMemoryTokenStore(),
         retryPolicy: RetryPolicy = RetryPolicy(),
         realtime: RealtimeConfiguration = RealtimeConfiguration(),
@@ -42,7 +42,8 @@ public final class SelfDB: Sendable {
     /// - Parameters:
     ///   - baseURL: the SelfDB server's root URL (e.g. `http://localhost:8000`).
     ///   - apiKey: the project's API key, sent as `X-API-Key` with every request.
-    ///   - transport: how requests are sent (URLSession by default; inject one for tests).
+    ///   - transport: how requests are sent (by default `URLSession` on Apple platforms and
+    ///     `CurlTransport` on Linux; inject one for tests).
     ///   - tokenStore: where the session lives (memory by default; `FileTokenStore` persists it).
     ///   - retryPolicy: retries of idempotent requests on 429, 503 and connection failures.
     ///   - realtime: the realtime socket's serializer, heartbeat, backoff and WebSocket.
@@ -53,7 +54,7 @@ public final class SelfDB: Sendable {
     public init(
         baseURL: URL,
         apiKey: String,
-        transport: any HTTPTransport = URLSessionTransport(),
+        transport: any HTTPTransport = platformHTTPTransport(),
         tokenStore: any TokenStore = InMemoryTokenStore(),
         retryPolicy: RetryPolicy = RetryPolicy(),
         realtime: RealtimeConfiguration = RealtimeConfiguration(),

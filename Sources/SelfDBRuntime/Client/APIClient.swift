@@ -68,7 +68,7 @@ public final class APIClient: Sendable {
     private let encoder = JSONCoding.makeEncoder()
 
     /// Creates a client.
-    public init(configuration: Configuration, transport: any HTTPTransport = URLSessionTransport(), tokenStore: any TokenStore = InMemoryTokenStore(), refresher: Refresher? = nil) {
+    public init(configuration: Configuration, transport: any HTTPTransport = platformHTTPTransport(), tokenStore: any TokenStore = InMemoryTokenStore(), refresher: Refresher? = nil) {
         self.configuration = configuration
         self.transport = transport
         self.tokenStore = tokenStore
@@ -80,7 +80,7 @@ public final class APIClient: Sendable {
     /// Creates a client whose bearer tokens come from `accessTokenProvider`, asked before
     /// every request that needs one and once more after a 401 (the token may have expired
     /// in between). The client keeps no session of its own.
-    public init(configuration: Configuration, transport: any HTTPTransport = URLSessionTransport(), accessTokenProvider: @escaping AccessTokenProvider) {
+    public init(configuration: Configuration, transport: any HTTPTransport = platformHTTPTransport(), accessTokenProvider: @escaping AccessTokenProvider) {
         self.configuration = configuration
         self.transport = transport
         self.tokenStore = InMemoryTokenStore()

@@ -34,6 +34,7 @@ public struct URLSessionTransport: HTTPTransport {
 /// The transport a client uses when the app gives none: `URLSession` on Apple platforms,
 /// ``CurlTransport`` on Linux (where FoundationNetworking keeps a core busy while each request
 /// waits for its answer: see ``CurlTransport``).
+@usableFromInline
 package func platformHTTPTransport() -> any HTTPTransport {
     #if canImport(CCurl)
     CurlTransport()
