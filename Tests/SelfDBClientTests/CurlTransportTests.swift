@@ -35,6 +35,7 @@ struct CurlTransportTests {
     @Test func answersAndHTTPErrorsComeBackAsResponses() async throws {
         try await Self.withEmulator { url in
             let transport = CurlTransport()
+            // 200 only with the X-API-Key header: the request's headers went out.
             let (status, ok) = try await transport.send(Self.request(url, "system/status"))
             #expect(ok.statusCode == 200)
             #expect(ok.value(forHTTPHeaderField: "content-type")?.hasPrefix("application/json") == true)
