@@ -39,19 +39,21 @@ extension SynchroServer {
         switch endpoint {
         case .schema: return server.schemaResponse()
         case .tables: return server.tablesResponse()
-        case .connect:
-            let body = try ProtocolTwoBody(try await collectBody(request.body), operation: "connect")
-            return try await Self.offCooperativePool { try server.connect(body, user: subject) }
-        case .pull:
-            let body = try ProtocolTwoBody(try await collectBody(request.body), operation: "pull")
-            return try await Self.offCooperativePool { try server.pull(body, user: subject) }
-        case .push:
-            let body = try ProtocolTwoBody(try await collectBody(request.body), operation: "push")
-            return try await Self.offCooperativePool { try server.push(body, user: subject) }
-        case .rebuild:
-            let body = try ProtocolTwoBody(try await collectBody(request.body), operation: "rebuild")
-            return try await Self.offCooperativePool { try server.rebuild(body, user: subject) }
+        case .connect: return try await transact(request, "connect") { try server.connect($0, user: subject) }
+        case .pull: return try await transact(request, "pull") { try server.pull($0, user: subject) }
+        case .push: return try await transact(request, "push") { try server.push($0, user: subject) }
+        case .rebuild: return try await transact(request, "rebuild") { try server.rebuild($0, user: subject) }
         }
+    }
+
+    /// Reads the request's body, then runs `route` over it off the cooperative pool.
+    private func transact(
+        _ request: Request,
+        _ operation: String,
+        _ route: @escaping @Sendable (ProtocolTwoBody) throws -> Response
+    ) async throws -> Response {
+        let body = try ProtocolTwoBody(try await collectBody(request.body), operation: operation)
+        return try await Self.offCooperativePool { try route(body) }
     }
 
     /// Runs a handler's transaction on a dispatch thread. The store's transactions are
