@@ -14,14 +14,14 @@ extension ProtocolTwoServer {
 
     /// `POST /sync/pull` (§3.3): the changes of the client's scopes after their cursors, a page
     /// at a time; on the last page the checksum of every scope served.
-    func pull(_ body: ProtocolTwoBody, user: String) throws -> Response {
+    func pull(_ body: ProtocolTwoBody, user: String) async throws -> Response {
         let sentSchema = try body.schemaRef()
         _ = try body.int64("scope_set_version")
         let sent = try body.scopeCursors("scopes")
         let limit = try body.limit()
         try checkSchema(sentSchema)
         let tokens = self.tokens
-        return try pool.read { db in
+        return try await pool.read { db in
             let client = try ProtocolTwoStore.activeClient(user: user, clientID: body.clientID, in: db)
             let sentByScope = Dictionary(sent.map { ($0.scope, $0.cursor) }, uniquingKeysWith: { first, _ in first })
             let active = client.scopes.filter { sentByScope.keys.contains($0) }

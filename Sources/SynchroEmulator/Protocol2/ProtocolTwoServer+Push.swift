@@ -22,7 +22,7 @@ extension ProtocolTwoServer {
     /// `POST /sync/push` (§3.2). The checks run in the real server's order — shape (400), every
     /// mutation's timestamps (400), schema (422), registration (400) — then the mutations are
     /// applied in order inside one transaction, each with its own outcome.
-    func push(_ body: ProtocolTwoBody, user: String) throws -> Response {
+    func push(_ body: ProtocolTwoBody, user: String) async throws -> Response {
         _ = try body.string("batch_id")
         let sentSchema = try body.schemaRef()
         guard let list = body.object["mutations"] else { throw body.invalid("missing field `mutations`") }
@@ -33,7 +33,7 @@ extension ProtocolTwoServer {
         }
         try checkSchema(sentSchema)
         let serverTime = Self.serverTime()
-        return try pool.write { db in
+        return try await pool.write { [mutations] db in
             _ = try ProtocolTwoStore.activeClient(user: user, clientID: body.clientID, in: db)
             // The server clock at the start of the transaction: every delete of the batch gets it.
             let deletedAt = SyncTimestamp.now()

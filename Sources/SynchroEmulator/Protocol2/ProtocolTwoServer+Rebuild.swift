@@ -6,12 +6,12 @@ extension ProtocolTwoServer {
     /// `POST /sync/rebuild` (§3.4): one scope's live rows a page at a time, walking its
     /// memberships in (table, record) order; the last page brings the scope's new cursor, at the
     /// change log's current maximum, and its checksum. Not schema-checked.
-    func rebuild(_ body: ProtocolTwoBody, user: String) throws -> Response {
+    func rebuild(_ body: ProtocolTwoBody, user: String) async throws -> Response {
         guard let scope = body.object["scope"]?.stringValue, !scope.isEmpty else { throw SyncError.badRequest("scope is required") }
         let after = try body.optionalString("cursor")
         let limit = try body.limit()
         let tokens = self.tokens
-        return try pool.write { db in
+        return try await pool.write { db in
             let client = try ProtocolTwoStore.activeClient(user: user, clientID: body.clientID, in: db)
             guard client.scopes.contains(scope) else { throw SyncError.invalidRequest("client is not subscribed to scope \(scope)") }
             var condition = "scope = ?"

@@ -78,7 +78,7 @@ package struct ProtocolTwoServer: Sendable {
 
     // MARK: - Connect (§3.1)
 
-    func connect(_ body: ProtocolTwoBody, user: String) throws -> Response {
+    func connect(_ body: ProtocolTwoBody, user: String) async throws -> Response {
         let platform = try body.string("platform")
         let appVersion = try body.string("app_version")
         let protocolVersion = try body.int64("protocol_version")
@@ -87,7 +87,7 @@ package struct ProtocolTwoServer: Sendable {
         let known = try body.scopeCursors("known_scopes")
         guard protocolVersion == 2 else { throw SyncError.envelope(.upgradeRequired, "unsupported protocol version") }
         let assigned = assignment(for: user)
-        let client = try pool.write { db in
+        let client = try await pool.write { db in
             try ProtocolTwoStore.register(user: user, clientID: body.clientID, platform: platform, appVersion: appVersion, scopes: assigned, in: db)
         }
         let knownIDs = Set(known.map(\.scope))

@@ -1,4 +1,3 @@
-import Foundation
 import Hummingbird
 
 extension SynchroServer {
@@ -35,35 +34,17 @@ extension SynchroServer {
             await Self.discard(request.body)
             throw SyncError(status: .methodNotAllowed, message: "method not allowed", headers: [.allow: endpoint.method.rawValue])
         }
-        let subject = user
         switch endpoint {
         case .schema: return server.schemaResponse()
         case .tables: return server.tablesResponse()
-        case .connect: return try await transact(request, "connect") { try server.connect($0, user: subject) }
-        case .pull: return try await transact(request, "pull") { try server.pull($0, user: subject) }
-        case .push: return try await transact(request, "push") { try server.push($0, user: subject) }
-        case .rebuild: return try await transact(request, "rebuild") { try server.rebuild($0, user: subject) }
+        case .connect: return try await server.connect(try body(of: request, "connect"), user: user)
+        case .pull: return try await server.pull(try body(of: request, "pull"), user: user)
+        case .push: return try await server.push(try body(of: request, "push"), user: user)
+        case .rebuild: return try await server.rebuild(try body(of: request, "rebuild"), user: user)
         }
     }
 
-    /// Reads the request's body, then runs `route` over it off the cooperative pool.
-    private func transact(
-        _ request: Request,
-        _ operation: String,
-        _ route: @escaping @Sendable (ProtocolTwoBody) throws -> Response
-    ) async throws -> Response {
-        let body = try ProtocolTwoBody(try await collectBody(request.body), operation: operation)
-        return try await Self.offCooperativePool { try route(body) }
-    }
-
-    /// Runs a handler's transaction on a dispatch thread. The store's transactions are
-    /// synchronous: run in the handler, a push of 1,000 mutations held a thread of Swift's
-    /// cooperative pool (two threads on a two-core machine) for its whole length, and with two
-    /// requests waiting for the writer, every other task of the process waited too (the app's
-    /// own, when the emulator runs inside it, as in the tests and benchmarks).
-    static func offCooperativePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global(qos: .userInitiated).async { continuation.resume(with: Result { try work() }) }
-        }
+    private func body(of request: Request, _ operation: String) async throws -> ProtocolTwoBody {
+        try ProtocolTwoBody(try await collectBody(request.body), operation: operation)
     }
 }
