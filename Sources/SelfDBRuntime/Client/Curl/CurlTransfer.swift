@@ -26,8 +26,8 @@ struct CurlTransfer {
         if request.httpBodyStream != nil {
             throw URLError(.unsupportedURL, userInfo: [NSLocalizedDescriptionKey: "a request body stream is not supported; set httpBody"])
         }
+        // A handle is fresh or was reset when its last transfer ended (`CurlTransport.perform`).
         let raw = handle.raw
-        curl_easy_reset(raw)
         let received = Received(cancellation: cancellation)
         let context = Unmanaged.passRetained(received)
         defer { context.release() }

@@ -74,7 +74,7 @@ final class CurlCancellation: Sendable {
     var isCancelled: Bool { flag.current }
 }
 
-/// One libcurl easy handle. Reset before each transfer, which keeps its connection cache.
+/// One libcurl easy handle. Reset after each transfer, which keeps its connection cache.
 final class CurlHandle: @unchecked Sendable {
     // Unchecked: the handle is used by one transfer at a time, taken from and returned to
     // `CurlTransport.idle` under its lock.
