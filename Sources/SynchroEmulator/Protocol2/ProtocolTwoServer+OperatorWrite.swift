@@ -54,7 +54,7 @@ extension ProtocolTwoServer {
     /// What to store for `value`: uuid columns keep the canonical lower-case form, as pushes do.
     private static func operatorValue(_ value: JSONValue, for column: SyncColumn) throws(OperatorWriteError) -> DatabaseValue {
         if column.databaseType == "uuid", case .string(let text) = value {
-            guard UUID(uuidString: text) != nil else { throw .invalidRow("'\(column.name)' is a uuid column; '\(text)' is not a UUID") }
+            guard UUIDText.isUUID(text) else { throw .invalidRow("'\(column.name)' is a uuid column; '\(text)' is not a UUID") }
             return text.lowercased().databaseValue
         }
         do {

@@ -173,7 +173,7 @@ extension ProtocolTwoServer {
         guard let sentKey = mutation.pk[table.primaryKey]?.stringValue, !sentKey.isEmpty else {
             return .terminal("validation_failed", "pk must hold the string field \(table.primaryKey)", for: mutation)
         }
-        if let keyColumn = table.column(table.primaryKey), keyColumn.databaseType == "uuid", UUID(uuidString: sentKey) == nil {
+        if let keyColumn = table.column(table.primaryKey), keyColumn.databaseType == "uuid", !UUIDText.isUUID(sentKey) {
             return .databaseError("invalid input syntax for type uuid: \"\(sentKey)\"", for: mutation)
         }
         let id = sentKey.lowercased()
@@ -183,6 +183,15 @@ extension ProtocolTwoServer {
         }
         // Unsynced columns are ignored, as the real server keeps only `sync_columns`.
         let writable = mutation.columns.members.filter { table.syncedColumn($0.key) != nil && !table.pushProtectedColumns.contains($0.key) }
+        // Most inserts and upserts are of new records: written at once if no row has the key,
+        // which spares the lookup. A row that has it, or values an insert would refuse, take the
+        // general path below, which looks the row up first and answers as before.
+        if mutation.operation == .insert || mutation.operation == .upsert,
+            case .row(let values, let stamp) = try newRowValues(mutation, table: table, id: id, writable: writable),
+            let inserted = try SyncRowStore.insertIfAbsent(table, owner: try owner(of: values, table: table, fallback: user, in: db), values: values, in: db)
+        {
+            return try written(mutation, table: table, id: id, version: stamp, row: inserted, in: db)
+        }
         let existing = try SyncRowStore.find(table, id: id, in: db)
         switch (mutation.operation, existing) {
         case (.delete, nil), (.update, nil):
@@ -202,11 +211,19 @@ extension ProtocolTwoServer {
         }
     }
 
-    private func insert(_ mutation: Mutation, table: SyncTable, id: String, writable: [(key: String, value: JSONValue)], user: String, in db: Database) throws -> Outcome {
-        guard !writable.isEmpty else { return .terminal("validation_failed", "no writable columns", for: mutation) }
+    /// The values of a new row for `mutation`, every column in spec order, and its
+    /// `updated_at`; or the refusal an insert of them gets.
+    private enum NewRow {
+        case row([(column: String, value: DatabaseValue)], stamp: SyncTimestamp)
+        case refused(Outcome)
+    }
+
+    private func newRowValues(_ mutation: Mutation, table: SyncTable, id: String, writable: [(key: String, value: JSONValue)]) throws -> NewRow {
+        guard !writable.isEmpty else { return .refused(.terminal("validation_failed", "no writable columns", for: mutation)) }
         let stamp = mutation.clientVersion ?? SyncTimestamp.now()
         let sent = Dictionary(writable.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })
         var values: [(column: String, value: DatabaseValue)] = []
+        values.reserveCapacity(table.columns.count)
         for column in table.columns {
             switch column.name {
             case table.primaryKey: values.append((column.name, id.databaseValue))
@@ -218,17 +235,26 @@ extension ProtocolTwoServer {
                         values.append((column.name, .null))
                         continue
                     }
-                    return .terminal("validation_failed", "missing required column \(column.name)", for: mutation)
+                    return .refused(.terminal("validation_failed", "missing required column \(column.name)", for: mutation))
                 }
                 do {
                     values.append((column.name, try Self.storable(value, for: column)))
                 } catch {
-                    return .databaseError(error.message, for: mutation)
+                    return .refused(.databaseError(error.message, for: mutation))
                 }
             }
         }
-        let inserted = try SyncRowStore.insert(table, owner: try owner(of: values, table: table, fallback: user, in: db), values: values, in: db)
-        return try written(mutation, table: table, id: id, version: stamp, row: inserted, in: db)
+        return .row(values, stamp: stamp)
+    }
+
+    private func insert(_ mutation: Mutation, table: SyncTable, id: String, writable: [(key: String, value: JSONValue)], user: String, in db: Database) throws -> Outcome {
+        switch try newRowValues(mutation, table: table, id: id, writable: writable) {
+        case .refused(let outcome):
+            return outcome
+        case .row(let values, let stamp):
+            let inserted = try SyncRowStore.insert(table, owner: try owner(of: values, table: table, fallback: user, in: db), values: values, in: db)
+            return try written(mutation, table: table, id: id, version: stamp, row: inserted, in: db)
+        }
     }
 
     /// An update, or an insert over a tombstone (resurrection), judged by last-write-wins.
@@ -298,7 +324,7 @@ extension ProtocolTwoServer {
         guard column.databaseType == "uuid", case .string(let text) = value else {
             return try SyncValueCoding.storable(value, for: column)
         }
-        guard UUID(uuidString: text) != nil else {
+        guard UUIDText.isUUID(text) else {
             throw SyncValueCoding.Mismatch(message: "invalid input syntax for type uuid: \"\(text)\"")
         }
         return text.lowercased().databaseValue

@@ -14,6 +14,8 @@ package enum SyncRowStore {
         let find: String
         /// The insert of `_synchro_owner` and every column in spec order.
         let insert: String
+        /// ``insert`` that does nothing when a row has the key.
+        let insertIfAbsent: String
 
         init(storageName: String, primaryKey: String, columns: [SyncColumn]) {
             let names = ["_synchro_owner"] + columns.map { SQLIdentifier.quote($0.name) }
@@ -21,6 +23,7 @@ package enum SyncRowStore {
             selection = names.joined(separator: ", ")
             find = "SELECT \(selection) FROM \(table) WHERE \(SQLIdentifier.quote(primaryKey)) = ?"
             insert = "INSERT INTO \(table) (\(selection)) VALUES (\(databaseQuestionMarks(count: names.count)))"
+            insertIfAbsent = insert + " ON CONFLICT (\(SQLIdentifier.quote(primaryKey))) DO NOTHING"
         }
     }
 
@@ -110,6 +113,18 @@ package enum SyncRowStore {
             sql: "INSERT INTO \(SQLIdentifier.quote(table.storageName)) (\(names.joined(separator: ", "))) VALUES (\(databaseQuestionMarks(count: names.count)))"
         ).execute(binding: arguments)
         return nil
+    }
+
+    /// Inserts a row unless one has its key: the row as ``find(_:id:in:)`` would read it back,
+    /// or nil when the key was taken (nothing written). `values` lists every column in spec
+    /// order.
+    static func insertIfAbsent(_ table: SyncTable, owner: String, values: [(column: String, value: DatabaseValue)], in db: Database) throws -> StoredRow? {
+        guard values.count == table.columns.count, zip(values, table.columns).allSatisfy({ $0.column == $1.name }) else {
+            throw DatabaseError(message: "internal error: a new row of \(table.name) must list every column in spec order")
+        }
+        try db.cachedStatement(sql: table.rowSQL.insertIfAbsent).execute(binding: [owner.databaseValue] + values.map(\.value))
+        guard db.changesCount == 1 else { return nil }
+        return decode(owner: owner, table) { values[$0].value }
     }
 
     static func update(_ table: SyncTable, id: String, values: [(column: String, value: DatabaseValue)], in db: Database) throws {

@@ -234,6 +234,48 @@ struct ProtocolTwoServerTests {
         }
     }
 
+    @Test("insert and upsert: a new record is written, a live one is a conflict or an update, a tombstone comes back")
+    func insertAndUpsertOverEveryKindOfRow() async throws {
+        try await withProtocolTwoEmulator { _, fresh in
+            var client = fresh
+            try await client.connect()
+            // Upper case on the wire: the server keeps uuid keys in lower case, so the same
+            // record is found whichever spelling comes.
+            let id = UUID().uuidString
+            let upsertNew = try await client.pushOne(
+                Mutation2.make("upsert", "tasks", id, columns: .object(JSONObject([("user_id", .string(Self.userA)), ("title", "new")])))
+            )
+            #expect(upsertNew["status"] == "applied")
+            #expect(upsertNew["server_row"]?["id"] == .string(id.lowercased()))
+            #expect(upsertNew["server_row"]?["done"] == false, "the column's default is filled in")
+
+            let insertOverLive = try await client.pushOne(Mutation2.task(id.lowercased(), user: Self.userA, title: "again"))
+            #expect(insertOverLive["status"] == "conflict")
+            #expect(insertOverLive["message"] == "record already exists")
+            #expect(insertOverLive["server_row"]?["title"] == "new", "nothing written")
+            let missingOverLive = try await client.pushOne(Mutation2.make("insert", "tasks", id, columns: ["user_id": .string(Self.userA)]))
+            #expect(missingOverLive["message"] == "record already exists", "a live row answers before the missing title")
+
+            let upsertOverLive = try await client.pushOne(Mutation2.make("upsert", "tasks", id, columns: ["title": "updated"]))
+            #expect(upsertOverLive["status"] == "applied")
+            #expect(upsertOverLive["server_row"]?["title"] == "updated")
+            #expect(upsertOverLive["server_row"]?["user_id"] == .string(Self.userA), "an upsert over a row keeps the columns it does not send")
+
+            let delete = try await client.pushOne(Mutation2.make("delete", "tasks", id, clientVersion: nil))
+            #expect(delete["status"] == "applied")
+            let resurrected = try await client.pushOne(Mutation2.task(id, user: Self.userA, title: "back"))
+            #expect(resurrected["status"] == "applied")
+            #expect(resurrected["server_row"]?["title"] == "back")
+            #expect(resurrected["server_row"]?["deleted_at"] == .null)
+
+            // Not UUIDs, so PostgreSQL refuses them, and 0.3.0 rolls the whole batch back.
+            let badKey = try await client.push([Mutation2.task("not-a-uuid", user: Self.userA, title: "x")])
+            #expect(badKey.status == 500)
+            let badColumn = try await client.push([Mutation2.task(UUID().uuidString, user: Self.userA + "0", title: "x")])
+            #expect(badColumn.status == 500, "a uuid column checks its value too")
+        }
+    }
+
     @Test("read-only tables reject every mutation with policy_rejected")
     func readOnlyTable() async throws {
         let directory = SyncFixture.temporaryDirectory()
