@@ -204,6 +204,13 @@ enum PendingQueue {
         return data
     }
 
+    /// Removes `pending` if its record still has the seq read (no edit since); whether it did.
+    static func removeIfUnchanged(_ pending: PendingChange, in db: Database) throws -> Bool {
+        try db.cachedStatement(sql: "DELETE FROM _synchro_pending WHERE table_name = ? AND record_id = ? AND seq = ?")
+            .execute(binding: [pending.table.databaseValue, pending.recordID.databaseValue, pending.seq.databaseValue])
+        return db.changesCount == 1
+    }
+
     static func remove(_ pending: PendingChange, in db: Database) throws {
         try db.cachedStatement(sql: "DELETE FROM _synchro_pending WHERE table_name = ? AND record_id = ?")
             .execute(binding: [pending.table.databaseValue, pending.recordID.databaseValue])

@@ -26,6 +26,14 @@ enum PushSettlement {
             let pending = outgoing.pending
             // No word on this change: it stays pending (and in flight, as it may have landed).
             guard let result = results[key(pending.table, pending.recordID)], let table = schema.table(pending.table) else { continue }
+            // The usual answer, a change applied and not edited since it was sent, in one
+            // statement instead of a read and a delete (the case `.applied` below, unchanged).
+            if result.status == .applied, outgoing.change.operation != .delete, let server = result.serverVersion,
+                try PendingQueue.removeIfUnchanged(pending, in: db)
+            {
+                try applier.overwrite(server, in: db)
+                continue
+            }
             let current = try currentSeqAndOperation(of: pending, in: db)
             let unchanged = current?.seq == pending.seq
             switch result.status {
