@@ -67,7 +67,7 @@ struct EndpointTranslator {
             writer.block("\(access) init(api: APIClient)") { $0.line("self.api = api") }
             writer.line()
             writer.line("/// Creates a client for the server at `baseURL`.")
-            writer.block("\(access) init(baseURL: Foundation.URL, apiKey: String? = nil, transport: any HTTPTransport = URLSessionTransport())") { writer in
+            writer.block("\(access) init(baseURL: Foundation.URL, apiKey: String? = nil, transport: any HTTPTransport = platformHTTPTransport())") { writer in
                 writer.line("self.api = APIClient(configuration: .init(baseURL: baseURL, apiKey: apiKey, errorKinds: Self.errorKinds), transport: transport)")
             }
             emitMembers(root, client: "api", into: &writer)

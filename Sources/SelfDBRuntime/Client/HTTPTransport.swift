@@ -31,11 +31,11 @@ public struct URLSessionTransport: HTTPTransport {
     }
 }
 
-/// The transport a client uses when the app gives none: `URLSession` on Apple platforms,
-/// ``CurlTransport`` on Linux (where FoundationNetworking keeps a core busy while each request
-/// waits for its answer: see ``CurlTransport``).
-@usableFromInline
-package func platformHTTPTransport() -> any HTTPTransport {
+/// The transport a client uses when the app gives none: ``URLSessionTransport`` on Apple
+/// platforms, ``CurlTransport`` on Linux (where FoundationNetworking keeps a core busy while each
+/// request waits for its answer: see ``CurlTransport``). The default of ``APIClient``, of
+/// `SelfDB`, of `SynchroClient` and of every client generated from a spec.
+public func platformHTTPTransport() -> any HTTPTransport {
     #if canImport(CCurl)
     CurlTransport()
     #else

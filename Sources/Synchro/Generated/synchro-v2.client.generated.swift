@@ -25,7 +25,7 @@ public struct SynchroV2API: Sendable {
     }
 
     /// Creates a client for the server at `baseURL`.
-    public init(baseURL: Foundation.URL, apiKey: String? = nil, transport: any HTTPTransport = URLSessionTransport()) {
+    public init(baseURL: Foundation.URL, apiKey: String? = nil, transport: any HTTPTransport = platformHTTPTransport()) {
         self.api = APIClient(configuration: .init(baseURL: baseURL, apiKey: apiKey, errorKinds: Self.errorKinds), transport: transport)
     }
 

@@ -26,7 +26,7 @@ public struct SynchroAPI: Sendable {
     }
 
     /// Creates a client for the server at `baseURL`.
-    public init(baseURL: Foundation.URL, apiKey: String? = nil, transport: any HTTPTransport = URLSessionTransport()) {
+    public init(baseURL: Foundation.URL, apiKey: String? = nil, transport: any HTTPTransport = platformHTTPTransport()) {
         self.api = APIClient(configuration: .init(baseURL: baseURL, apiKey: apiKey, errorKinds: Self.errorKinds), transport: transport)
     }
 

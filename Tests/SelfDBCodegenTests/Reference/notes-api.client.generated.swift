@@ -23,7 +23,7 @@ internal struct NotesAPI: Sendable {
     }
 
     /// Creates a client for the server at `baseURL`.
-    internal init(baseURL: Foundation.URL, apiKey: String? = nil, transport: any HTTPTransport = URLSessionTransport()) {
+    internal init(baseURL: Foundation.URL, apiKey: String? = nil, transport: any HTTPTransport = platformHTTPTransport()) {
         self.api = APIClient(configuration: .init(baseURL: baseURL, apiKey: apiKey, errorKinds: Self.errorKinds), transport: transport)
     }
 
