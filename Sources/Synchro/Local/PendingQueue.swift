@@ -79,12 +79,16 @@ enum PendingQueue {
         try ChangeLog.fold(in: db)
         var outgoing: [OutgoingChange] = []
         var selects: [String: String] = [:]
+        // The rows the read ahead checks, and everything of the records it did not read.
+        let unread = keys.indices.filter { $0 - keys.startIndex >= readAhead.count || readAhead[$0 - keys.startIndex] == nil }.map { keys[$0] }
+        let checked = readAhead.compactMap { $0 }.filter { $0.stored != nil }.map { ($0.outgoing.pending.table, $0.outgoing.pending.recordID) }
+        let batch = try BatchRead(pendingRows: unread, localRows: checked + unread, schema: schema, in: db)
         for (position, key) in keys.enumerated() {
-            if position < readAhead.count, let early = readAhead[position], try stillStands(early, schema: schema, selects: &selects, in: db) {
+            if position < readAhead.count, let early = readAhead[position], try stillStands(early, schema: schema, batch: batch, selects: &selects, in: db) {
                 outgoing.append(early.outgoing)
                 continue
             }
-            switch try read(key, schema: schema, selects: &selects, in: db) {
+            switch try read(key, schema: schema, batch: batch, selects: &selects, in: db) {
             case .missing:
                 continue
             case .unsendable(let pending):
@@ -99,13 +103,17 @@ enum PendingQueue {
     }
 
     /// Whether `early` is still the record's change, marking it in flight if so.
-    private static func stillStands(_ early: ReadAheadChange, schema: LocalSchema, selects: inout [String: String], in db: Database) throws -> Bool {
+    private static func stillStands(
+        _ early: ReadAheadChange,
+        schema: LocalSchema,
+        batch: BatchRead,
+        selects: inout [String: String],
+        in db: Database
+    ) throws -> Bool {
         let pending = early.outgoing.pending
         if let stored = early.stored {
             guard let table = schema.table(pending.table) else { return false }
-            let sql = selects[table.name] ?? localRowSQL(table)
-            selects[table.name] = sql
-            guard try localValues(of: pending.recordID, in: table, sql: sql, db: db) == stored else { return false }
+            guard try localValues(of: pending.recordID, in: table, batch: batch, selects: &selects, db: db) == stored else { return false }
         }
         return try markInFlight(pending, in: db)
     }
@@ -122,8 +130,9 @@ enum PendingQueue {
     /// where the record needs a write to settle (its pending row must go) or has no change.
     static func readAhead(_ keys: ArraySlice<(table: String, id: String)>, schema: LocalSchema, in db: Database) throws -> [ReadAheadChange?] {
         var selects: [String: String] = [:]
+        let batch = try BatchRead(pendingRows: Array(keys), localRows: Array(keys), schema: schema, in: db)
         return try keys.map { key in
-            guard case .ready(let change, let stored) = try read(key, schema: schema, selects: &selects, in: db) else { return nil }
+            guard case .ready(let change, let stored) = try read(key, schema: schema, batch: batch, selects: &selects, in: db) else { return nil }
             return ReadAheadChange(outgoing: change, stored: stored)
         }
     }
@@ -140,27 +149,21 @@ enum PendingQueue {
         case ready(OutgoingChange, stored: [DatabaseValue]?)
     }
 
-    private static func read(_ key: (table: String, id: String), schema: LocalSchema, selects: inout [String: String], in db: Database) throws -> Read {
-        let select = try db.cachedStatement(sql: "SELECT * FROM _synchro_pending WHERE table_name = ? AND record_id = ?")
-        try select.bind([key.table.databaseValue, key.id.databaseValue])
-        guard let row = try Row.fetchOne(select) else { return .missing }
-        let pending = PendingChange(
-            table: row["table_name"],
-            recordID: row["record_id"],
-            operation: row["operation"],
-            base: row["base_updated_at"],
-            clientUpdatedAt: row["client_updated_at"],
-            seq: row["seq"]
-        )
+    private static func read(
+        _ key: (table: String, id: String),
+        schema: LocalSchema,
+        batch: BatchRead,
+        selects: inout [String: String],
+        in db: Database
+    ) throws -> Read {
+        guard let pending = try batch.pendingChange(key) ?? pendingChange(key, in: db) else { return .missing }
         guard let table = schema.table(pending.table), let operation = PushOperation.known(pending.operation) else {
             return .unsendable(pending)
         }
         var data: [String: JSONValue]?
         var stored: [DatabaseValue]?
         if operation != .delete {
-            let sql = selects[table.name] ?? localRowSQL(table)
-            selects[table.name] = sql
-            guard let values = try localValues(of: pending.recordID, in: table, sql: sql, db: db) else { return .unsendable(pending) }
+            guard let values = try localValues(of: pending.recordID, in: table, batch: batch, selects: &selects, db: db) else { return .unsendable(pending) }
             stored = values
             data = pushData(values, in: table)
         }
@@ -173,6 +176,29 @@ enum PendingQueue {
             baseUpdatedAt: pending.base
         )
         return .ready(OutgoingChange(pending: pending, change: change), stored: stored)
+    }
+
+    /// A record's pending change, read alone.
+    private static func pendingChange(_ key: (table: String, id: String), in db: Database) throws -> PendingChange? {
+        let select = try db.cachedStatement(sql: "SELECT * FROM _synchro_pending WHERE table_name = ? AND record_id = ?")
+        try select.bind([key.table.databaseValue, key.id.databaseValue])
+        guard let row = try Row.fetchOne(select) else { return nil }
+        return PendingChange(
+            table: row["table_name"],
+            recordID: row["record_id"],
+            operation: row["operation"],
+            base: row["base_updated_at"],
+            clientUpdatedAt: row["client_updated_at"],
+            seq: row["seq"]
+        )
+    }
+
+    /// The local row's values from `batch`, or read alone when it does not have them.
+    private static func localValues(of id: String, in table: LocalTable, batch: BatchRead, selects: inout [String: String], db: Database) throws -> [DatabaseValue]? {
+        if let values = batch.localValues(of: id, in: table.name) { return values }
+        let sql = selects[table.name] ?? localRowSQL(table)
+        selects[table.name] = sql
+        return try localValues(of: id, in: table, sql: sql, db: db)
     }
 
     /// The select ``localValues(of:in:sql:db:)`` runs: the synced columns by position, in the
