@@ -7,21 +7,33 @@ extension PendingQueue {
     /// ahead and of checking it before it is sent: GRDB's cursor, row copy and release for each
     /// record cost more than SQLite's lookups.
     ///
-    /// Only a shortcut: a record it did not find is read alone, so the answers are what reading
-    /// each record alone gives (say, for a key SQLite matched only by converting it, or a
-    /// pending row gone since).
+    /// Each key is joined to its table by SQLite itself (`t.key = k.id`, over a list of the
+    /// keys with their positions), so a key finds exactly the row `WHERE key = ?` finds: with
+    /// the column's collation (ASCII letters only, for `NOCASE`), its affinity (`'05'` finds the
+    /// integer 5), and byte for byte otherwise. The answers are then kept by the key as sent,
+    /// byte for byte: Swift's `String` would take the composed and decomposed forms of `é`, or
+    /// `É` and `é` once lower-cased, for one record. A record not found is still read alone by
+    /// the callers (a pending row gone since, say), so the answers are what reading each record
+    /// alone gives.
     struct BatchRead {
-        /// How many keys one statement lists: under SQLite's smallest limit on parameters (999
-        /// before 3.32), with few statements per batch.
-        static let keysPerStatement = 500
+        /// How many keys one statement lists at most: under SQLite's smallest limit on
+        /// parameters (999 before 3.32), with few statements per batch.
+        static let keysPerStatement = 512
 
-        /// table → record id as stored in `_synchro_pending` → its pending change.
-        private var pending: [String: [String: PendingChange]] = [:]
-        /// table → lower-cased key → the local row's values in the table's column order.
-        private var values: [String: [String: [DatabaseValue]]] = [:]
+        /// A key as sent, byte for byte.
+        private struct ExactKey: Hashable {
+            let bytes: [UInt8]
 
-        /// Reads the pending rows of `keys` (when `pendingRows`) and the local rows of
-        /// `rowKeys`.
+            init(_ table: String, _ id: String) {
+                bytes = Array(table.utf8) + [0] + Array(id.utf8)
+            }
+        }
+
+        private var pending: [ExactKey: PendingChange] = [:]
+        /// The local row's values in the table's column order.
+        private var values: [ExactKey: [DatabaseValue]] = [:]
+
+        /// Reads the pending rows of `keys` and the local rows of `rowKeys`.
         init(
             pendingRows keys: [(table: String, id: String)],
             localRows rowKeys: [(table: String, id: String)],
@@ -29,78 +41,86 @@ extension PendingQueue {
             in db: Database
         ) throws {
             for (name, ids) in Self.grouped(keys) {
-                var found: [String: PendingChange] = Dictionary(minimumCapacity: ids.count)
-                for chunk in Self.chunks(ids) {
-                    let select = try db.cachedStatement(
-                        sql: "SELECT table_name, record_id, operation, base_updated_at, client_updated_at, seq FROM _synchro_pending "
-                            + "WHERE table_name = ? AND record_id IN (\(databaseQuestionMarks(count: chunk.count)))"
+                try Self.join(
+                    ids,
+                    to: "SELECT k.i, t.table_name, t.record_id, t.operation, t.base_updated_at, t.client_updated_at, t.seq "
+                        + "FROM k JOIN _synchro_pending AS t ON t.table_name = ? AND t.record_id = k.id",
+                    arguments: [name.databaseValue],
+                    in: db
+                ) { id, row in
+                    pending[ExactKey(name, id)] = PendingChange(
+                        table: row[1],
+                        recordID: row[2],
+                        operation: row[3],
+                        base: row[4],
+                        clientUpdatedAt: row[5],
+                        seq: row[6]
                     )
-                    try select.bind([name.databaseValue] + chunk.map(\.databaseValue))
-                    let rows = try Row.fetchCursor(select)
-                    while let row = try rows.next() {
-                        let change = PendingChange(
-                            table: row[0],
-                            recordID: row[1],
-                            operation: row[2],
-                            base: row[3],
-                            clientUpdatedAt: row[4],
-                            seq: row[5]
-                        )
-                        found[change.recordID] = change
-                    }
                 }
-                pending[name] = found
             }
             for (name, ids) in Self.grouped(rowKeys) {
-                guard let table = schema.table(name), let keyIndex = table.columns.firstIndex(where: { $0.name == table.primaryKey }) else { continue }
-                var found: [String: [DatabaseValue]] = Dictionary(minimumCapacity: ids.count)
-                let columns = table.columns.map(\.name.quotedDatabaseIdentifier).joined(separator: ", ")
-                for chunk in Self.chunks(ids) {
-                    let select = try db.cachedStatement(
-                        sql: "SELECT \(columns) FROM \(table.name.quotedDatabaseIdentifier) "
-                            + "WHERE \(table.primaryKey.quotedDatabaseIdentifier) IN (\(databaseQuestionMarks(count: chunk.count)))"
-                    )
-                    try select.bind(chunk.map(\.databaseValue))
-                    let rows = try Row.fetchCursor(select)
-                    while let row = try rows.next() {
-                        let stored = (0..<table.columns.count).map { row[$0] as DatabaseValue }
-                        // Keyed as `WHERE key = ?` matched the id: text keys without case (they
-                        // are `COLLATE NOCASE`), integer keys by their decimal text.
-                        switch stored[keyIndex].storage {
-                        case .string(let text): found[text.lowercased()] = stored
-                        case .int64(let integer): found[String(integer)] = stored
-                        default: continue
-                        }
-                    }
+                guard let table = schema.table(name) else { continue }
+                let columns = table.columns.map { "t." + $0.name.quotedDatabaseIdentifier }.joined(separator: ", ")
+                try Self.join(
+                    ids,
+                    to: "SELECT k.i, \(columns) FROM k JOIN \(table.name.quotedDatabaseIdentifier) AS t "
+                        + "ON t.\(table.primaryKey.quotedDatabaseIdentifier) = k.id",
+                    arguments: [],
+                    in: db
+                ) { id, row in
+                    values[ExactKey(name, id)] = (0..<table.columns.count).map { row[$0 + 1] as DatabaseValue }
                 }
-                values[name] = found
             }
         }
 
         /// The pending change of `key`, if this batch read it.
         func pendingChange(_ key: (table: String, id: String)) -> PendingChange? {
-            pending[key.table]?[key.id]
+            pending[ExactKey(key.table, key.id)]
         }
 
         /// The local row's values of `id` in `table`, if this batch read them.
         func localValues(of id: String, in table: String) -> [DatabaseValue]? {
-            values[table]?[id.lowercased()]
+            values[ExactKey(table, id)]
         }
 
-        /// The ids of `keys` by table, each table's in their order, without repeats.
+        /// Runs `select` (over `k(i, id)`, the keys with their positions, and `arguments`) a
+        /// chunk of `ids` at a time, handing each row to `body` with the id at its position.
+        /// The list is padded with nulls (which match nothing) to a power of two: a statement
+        /// per size is compiled and cached, not one per batch length.
+        private static func join(
+            _ ids: [String],
+            to select: String,
+            arguments: [DatabaseValue],
+            in db: Database,
+            body: (String, Row) throws -> Void
+        ) throws {
+            for start in stride(from: 0, to: ids.count, by: keysPerStatement) {
+                let chunk = ids[start..<min(start + keysPerStatement, ids.count)]
+                var size = 8
+                while size < chunk.count { size *= 2 }
+                let list = (0..<size).map { "(\($0), ?)" }.joined(separator: ", ")
+                let statement = try db.cachedStatement(sql: "WITH k(i, id) AS (VALUES \(list)) " + select)
+                try statement.bind(chunk.map(\.databaseValue) + Array(repeating: .null, count: size - chunk.count) + arguments)
+                let rows = try Row.fetchCursor(statement)
+                while let row = try rows.next() {
+                    let position: Int = row[0]
+                    guard position < chunk.count else { continue }
+                    try body(chunk[chunk.startIndex + position], row)
+                }
+            }
+        }
+
+        /// The ids of `keys` by table, each table's in their order, each key once (byte for
+        /// byte).
         private static func grouped(_ keys: [(table: String, id: String)]) -> [(table: String, ids: [String])] {
             var order: [String] = []
             var ids: [String: [String]] = [:]
-            var seen: Set<String> = []
-            for key in keys where seen.insert(key.table + "\u{0}" + key.id).inserted {
+            var seen: Set<ExactKey> = []
+            for key in keys where seen.insert(ExactKey(key.table, key.id)).inserted {
                 if ids[key.table] == nil { order.append(key.table) }
                 ids[key.table, default: []].append(key.id)
             }
             return order.map { ($0, ids[$0] ?? []) }
-        }
-
-        private static func chunks(_ ids: [String]) -> [ArraySlice<String>] {
-            stride(from: 0, to: ids.count, by: keysPerStatement).map { ids[$0..<min($0 + keysPerStatement, ids.count)] }
         }
     }
 }
