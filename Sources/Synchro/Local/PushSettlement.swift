@@ -26,8 +26,12 @@ enum PushSettlement {
             let pending = outgoing.pending
             // No word on this change: it stays pending (and in flight, as it may have landed).
             guard let result = results[key(pending.table, pending.recordID)], let table = schema.table(pending.table) else { continue }
-            // The usual answer, a change applied and not edited since it was sent, in one
-            // statement instead of a read and a delete (the case `.applied` below, unchanged).
+            // The usual answer: a change applied and not edited since it was sent. Its pending
+            // row goes in one statement (on its seq, so an edit made meanwhile stays), and the
+            // row takes the server's version: its timestamp, the defaults it filled, its
+            // spelling of the key. The pull's echo of this very change (protocol 2 sends a device
+            // its own writes) then finds the row equal and writes nothing; it used to write every
+            // pushed row a second time.
             if result.status == .applied, outgoing.change.operation != .delete, let server = result.serverVersion,
                 try PendingQueue.removeIfUnchanged(pending, in: db)
             {
@@ -38,15 +42,7 @@ enum PushSettlement {
             let unchanged = current?.seq == pending.seq
             switch result.status {
             case .applied:
-                if unchanged, outgoing.change.operation != .delete, let server = result.serverVersion {
-                    // The row as the server now holds it: its timestamp, the defaults it
-                    // filled, its spelling of the key. The pull's echo of this very change
-                    // (protocol 2 sends a device its own writes) then finds the row equal and
-                    // writes nothing; it used to write every pushed row a second time.
-                    try applier.overwrite(server, in: db)
-                    try PendingQueue.remove(pending, in: db)
-                    continue
-                }
+                // A delete, an answer without the server's row, or a record edited since.
                 let timestamp = outgoing.change.operation == .delete ? result.serverDeletedAt : result.serverUpdatedAt
                 try writeServerTimestamp(timestamp, for: outgoing, in: table, db: db)
                 if unchanged {
