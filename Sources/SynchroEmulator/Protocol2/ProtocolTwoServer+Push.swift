@@ -186,7 +186,7 @@ extension ProtocolTwoServer {
         // Most inserts and upserts are of new records: written at once if no row has the key,
         // which spares the lookup. A row that has it, or values an insert would refuse, take the
         // general path below, which looks the row up first and answers as before.
-        if mutation.operation == .insert || mutation.operation == .upsert,
+        if mutation.operation == .insert || mutation.operation == .upsert, uniquelyKeyedTables.contains(table.name),
             case .row(let values, let stamp) = try newRowValues(mutation, table: table, id: id, writable: writable),
             let inserted = try SyncRowStore.insertIfAbsent(table, owner: try owner(of: values, table: table, fallback: user, in: db), values: values, in: db)
         {

@@ -15,6 +15,11 @@ package struct ProtocolTwoServer: Sendable {
     let pool: DatabasePool
     let toleranceMilliseconds: Int64
     let writeErrors: SyncPushWriteErrors
+    /// The tables whose stored key is unique, as the spec's is: a push writes their new records
+    /// with `ON CONFLICT (key) DO NOTHING`. A store kept from a spec with another key has no
+    /// unique constraint on the new one (SQLite cannot add it to a table), and takes the
+    /// lookup first.
+    let uniquelyKeyedTables: Set<String>
 
     init(schema: SyncSchema, pool: DatabasePool, toleranceMilliseconds: Int64, writeErrors: SyncPushWriteErrors = .rollBackBatch) throws {
         self.schema = schema
@@ -26,12 +31,13 @@ package struct ProtocolTwoServer: Sendable {
         let manifest = self.manifest
         let membership = ScopeMembership(schema: schema)
         let sharedScopes = schema.sharedScopes
-        (schemaVersion, tokens) = try pool.write { db in
+        (schemaVersion, tokens, uniquelyKeyedTables) = try pool.write { db in
             // Before the backfill, which runs the scope queries.
             try ScopeQueryTables.installViews(schema.tables, in: db)
             try ProtocolTwoStore.registerSharedScopes(sharedScopes, in: db)
             try membership.backfill(in: db)
-            return (try ProtocolTwoStore.schemaVersion(for: manifest.hash, in: db), try ProtocolTwoStore.cursorTokens(in: db))
+            let keyed = try schema.tables.filter { try db.table($0.storageName, hasUniqueKey: [$0.primaryKey]) }.map(\.name)
+            return (try ProtocolTwoStore.schemaVersion(for: manifest.hash, in: db), try ProtocolTwoStore.cursorTokens(in: db), Set(keyed))
         }
     }
 

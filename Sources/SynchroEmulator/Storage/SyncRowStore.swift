@@ -44,11 +44,15 @@ package enum SyncRowStore {
         rows.reserveCapacity(ids.count)
         for start in stride(from: 0, to: ids.count, by: keysPerStatement) {
             let chunk = ids[start..<min(start + keysPerStatement, ids.count)]
+            // Padded with nulls (which match nothing) to a power of two: a statement per size is
+            // compiled and cached, not one per page length.
+            var size = 8
+            while size < chunk.count { size *= 2 }
             let select = try db.cachedStatement(
                 sql: "SELECT \(table.rowSQL.selection) FROM \(SQLIdentifier.quote(table.storageName)) "
-                    + "WHERE \(SQLIdentifier.quote(table.primaryKey)) IN (\(databaseQuestionMarks(count: chunk.count)))"
+                    + "WHERE \(SQLIdentifier.quote(table.primaryKey)) IN (\(databaseQuestionMarks(count: size)))"
             )
-            try select.bind(chunk.map(\.databaseValue))
+            try select.bind(chunk.map(\.databaseValue) + Array(repeating: .null, count: size - chunk.count))
             let cursor = try Row.fetchCursor(select)
             while let row = try cursor.next() {
                 let key: String
@@ -65,7 +69,7 @@ package enum SyncRowStore {
 
     /// How many keys one statement lists: under SQLite's smallest limit on parameters (999
     /// before 3.32), and few statements per page.
-    static let keysPerStatement = 500
+    static let keysPerStatement = 512
 
     /// The owner's live (not soft-deleted) rows with a key after `afterID`, by key.
     static func livePage(_ table: SyncTable, owner: String, after afterID: String, limit: Int, in db: Database) throws -> [StoredRow] {

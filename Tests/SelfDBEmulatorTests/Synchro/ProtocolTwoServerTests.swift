@@ -276,6 +276,63 @@ struct ProtocolTwoServerTests {
         }
     }
 
+    /// SQLite cannot give an existing table a new primary key: a store kept from a spec that
+    /// keyed the table otherwise has no unique constraint on the key the spec names now, and
+    /// new records are looked up before they are written (an `ON CONFLICT` on that key would
+    /// not even compile).
+    @Test("a store kept from a spec with another primary key still takes new records and finds taken keys")
+    func storeKeptFromASpecWithAnotherKey() async throws {
+        let directory = SyncFixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func spec(keyedBy key: String) throws -> URL {
+            try SyncFixture.writeSpec(
+                """
+                spec: 1
+                tables:
+                  Note:
+                    table: notes
+                    sync: { owner: user_id }
+                    columns:
+                      id: { type: text\(key == "id" ? ", primaryKey: true" : "") }
+                      code: { type: text\(key == "code" ? ", primaryKey: true" : "") }
+                      user_id: { type: uuid, nullable: false }
+                      updated_at: { type: timestamp, nullable: false }
+                      deleted_at: timestamp
+                """,
+                in: directory,
+                name: "notes-by-\(key).yaml"
+            )
+        }
+        let data = directory.appendingPathComponent("data")
+        let byID = try spec(keyedBy: "id")
+        try await withProtocolTwoEmulator(configure: {
+            $0.dataDirectory = data
+            $0.syncSpecs.append(byID)
+        }) { _, _ in }
+        let byCode = try spec(keyedBy: "code")
+        try await withProtocolTwoEmulator(configure: {
+            $0.dataDirectory = data
+            $0.syncSpecs.append(byCode)
+        }) { _, fresh in
+            var client = fresh
+            try await client.connect()
+            func insert(_ code: String) -> JSONValue {
+                .object(
+                    JSONObject([
+                        ("mutation_id", .string(UUID().uuidString)), ("table", "notes"), ("op", "insert"), ("pk", ["code": .string(code)]),
+                        ("client_version", .string(SyncTimestamp.now().text)),
+                        ("columns", ["id": .string(UUID().uuidString), "code": .string(code), "user_id": .string(Self.userA)]),
+                    ])
+                )
+            }
+            let first = try await client.pushOne(insert("n1"))
+            #expect(first["status"] == "applied")
+            let again = try await client.pushOne(insert("n1"))
+            #expect(again["status"] == "conflict")
+            #expect(again["message"] == "record already exists")
+        }
+    }
+
     @Test("read-only tables reject every mutation with policy_rejected")
     func readOnlyTable() async throws {
         let directory = SyncFixture.temporaryDirectory()
