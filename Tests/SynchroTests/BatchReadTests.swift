@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBBinding
 import Testing
 
 @testable import Synchro
@@ -31,7 +32,7 @@ struct BatchReadTests {
     @Test func aBatchOfMoreThanOneStatementFindsEveryRecordAndReadsAgainWhatChanged() throws {
         let (client, cleanUp) = try LocalTrackingTests.openClient()
         defer { cleanUp() }
-        let count = PendingQueue.BatchRead.keysPerStatement * 2 + 37
+        let count = KeyList.maximumCount * 2 + 37
         try client.withWritePreparedStatement("INSERT INTO tasks (id, title) VALUES (?, ?)") { statement in
             for index in 0..<count { try statement.execute(arguments: ["ID-\(index)", "t\(index)"]) }
         }

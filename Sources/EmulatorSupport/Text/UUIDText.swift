@@ -11,8 +11,8 @@ package enum UUIDText {
     ///
     /// Stricter than Foundation's `UUID(uuidString:)` on Linux, which also takes a space or a
     /// hyphen inside a pair of hex digits (`E621-1F8-…`) and ignores whatever follows a NUL:
-    /// PostgreSQL's uuid type refuses those. (It also reads braces and hyphen-less forms, which
-    /// neither accepts.) And cheaper: a push checks every key and uuid column, and making a
+    /// PostgreSQL's uuid type refuses those. (PostgreSQL also reads braces and hyphen-less
+    /// forms, which neither accepts.) And cheaper: a push checks every key and uuid column, and making a
     /// `UUID` there was a twentieth of applying a mutation.
     package static func isUUID(_ text: String) -> Bool {
         var count = 0

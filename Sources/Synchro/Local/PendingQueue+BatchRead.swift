@@ -16,10 +16,6 @@ extension PendingQueue {
     /// the callers (a pending row gone since, say), so the answers are what reading each record
     /// alone gives.
     struct BatchRead {
-        /// How many keys one statement lists at most: under SQLite's smallest limit on
-        /// parameters (999 before 3.32), with few statements per batch.
-        static let keysPerStatement = 512
-
         /// A key as sent, byte for byte.
         private struct ExactKey: Hashable {
             let bytes: [UInt8]
@@ -85,8 +81,7 @@ extension PendingQueue {
 
         /// Runs `select` (over `k(i, id)`, the keys with their positions, and `arguments`) a
         /// chunk of `ids` at a time, handing each row to `body` with the id at its position.
-        /// The list is padded with nulls (which match nothing) to a power of two: a statement
-        /// per size is compiled and cached, not one per batch length.
+        /// The list is padded (``KeyList/paddedCount(_:)``).
         private static func join(
             _ ids: [String],
             to select: String,
@@ -94,10 +89,9 @@ extension PendingQueue {
             in db: Database,
             body: (String, Row) throws -> Void
         ) throws {
-            for start in stride(from: 0, to: ids.count, by: keysPerStatement) {
-                let chunk = ids[start..<min(start + keysPerStatement, ids.count)]
-                var size = 8
-                while size < chunk.count { size *= 2 }
+            for start in stride(from: 0, to: ids.count, by: KeyList.maximumCount) {
+                let chunk = ids[start..<min(start + KeyList.maximumCount, ids.count)]
+                let size = KeyList.paddedCount(chunk.count)
                 let list = (0..<size).map { "(\($0), ?)" }.joined(separator: ", ")
                 let statement = try db.cachedStatement(sql: "WITH k(i, id) AS (VALUES \(list)) " + select)
                 try statement.bind(chunk.map(\.databaseValue) + Array(repeating: .null, count: size - chunk.count) + arguments)

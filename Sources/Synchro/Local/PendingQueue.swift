@@ -79,12 +79,13 @@ enum PendingQueue {
         try ChangeLog.fold(in: db)
         var outgoing: [OutgoingChange] = []
         var selects: [String: String] = [:]
+        func early(_ position: Int) -> ReadAheadChange? { position < readAhead.count ? readAhead[position] : nil }
         // The rows the read ahead checks, and everything of the records it did not read.
-        let unread = keys.indices.filter { $0 - keys.startIndex >= readAhead.count || readAhead[$0 - keys.startIndex] == nil }.map { keys[$0] }
+        let unread = keys.enumerated().filter { early($0.offset) == nil }.map(\.element)
         let checked = readAhead.compactMap { $0 }.filter { $0.stored != nil }.map { ($0.outgoing.pending.table, $0.outgoing.pending.recordID) }
         let batch = try BatchRead(pendingRows: unread, localRows: checked + unread, schema: schema, in: db)
         for (position, key) in keys.enumerated() {
-            if position < readAhead.count, let early = readAhead[position], try stillStands(early, schema: schema, batch: batch, selects: &selects, in: db) {
+            if let early = early(position), try stillStands(early, schema: schema, batch: batch, selects: &selects, in: db) {
                 outgoing.append(early.outgoing)
                 continue
             }

@@ -42,12 +42,9 @@ package enum SyncRowStore {
         guard let keyIndex = table.columns.firstIndex(where: { $0.name == table.primaryKey }) else { return [:] }
         var rows: [String: StoredRow] = [:]
         rows.reserveCapacity(ids.count)
-        for start in stride(from: 0, to: ids.count, by: keysPerStatement) {
-            let chunk = ids[start..<min(start + keysPerStatement, ids.count)]
-            // Padded with nulls (which match nothing) to a power of two: a statement per size is
-            // compiled and cached, not one per page length.
-            var size = 8
-            while size < chunk.count { size *= 2 }
+        for start in stride(from: 0, to: ids.count, by: KeyList.maximumCount) {
+            let chunk = ids[start..<min(start + KeyList.maximumCount, ids.count)]
+            let size = KeyList.paddedCount(chunk.count)
             let select = try db.cachedStatement(
                 sql: "SELECT \(table.rowSQL.selection) FROM \(SQLIdentifier.quote(table.storageName)) "
                     + "WHERE \(SQLIdentifier.quote(table.primaryKey)) IN (\(databaseQuestionMarks(count: size)))"
@@ -66,10 +63,6 @@ package enum SyncRowStore {
         }
         return rows
     }
-
-    /// How many keys one statement lists: under SQLite's smallest limit on parameters (999
-    /// before 3.32), and few statements per page.
-    static let keysPerStatement = 512
 
     /// The owner's live (not soft-deleted) rows with a key after `afterID`, by key.
     static func livePage(_ table: SyncTable, owner: String, after afterID: String, limit: Int, in db: Database) throws -> [StoredRow] {
@@ -108,7 +101,7 @@ package enum SyncRowStore {
     static func insert(_ table: SyncTable, owner: String, values: [(column: String, value: DatabaseValue)], in db: Database) throws -> StoredRow? {
         let arguments = [owner.databaseValue] + values.map(\.value)
         // Pushes list every column in spec order: the statement built with the table.
-        if values.count == table.columns.count, zip(values, table.columns).allSatisfy({ $0.column == $1.name }) {
+        if listsEveryColumnInOrder(values, table) {
             try db.cachedStatement(sql: table.rowSQL.insert).execute(binding: arguments)
             return decode(owner: owner, table) { values[$0].value }
         }
@@ -123,12 +116,16 @@ package enum SyncRowStore {
     /// or nil when the key was taken (nothing written). `values` lists every column in spec
     /// order.
     static func insertIfAbsent(_ table: SyncTable, owner: String, values: [(column: String, value: DatabaseValue)], in db: Database) throws -> StoredRow? {
-        guard values.count == table.columns.count, zip(values, table.columns).allSatisfy({ $0.column == $1.name }) else {
+        guard listsEveryColumnInOrder(values, table) else {
             throw DatabaseError(message: "internal error: a new row of \(table.name) must list every column in spec order")
         }
         try db.cachedStatement(sql: table.rowSQL.insertIfAbsent).execute(binding: [owner.databaseValue] + values.map(\.value))
         guard db.changesCount == 1 else { return nil }
         return decode(owner: owner, table) { values[$0].value }
+    }
+
+    private static func listsEveryColumnInOrder(_ values: [(column: String, value: DatabaseValue)], _ table: SyncTable) -> Bool {
+        values.count == table.columns.count && zip(values, table.columns).allSatisfy { $0.column == $1.name }
     }
 
     static func update(_ table: SyncTable, id: String, values: [(column: String, value: DatabaseValue)], in db: Database) throws {

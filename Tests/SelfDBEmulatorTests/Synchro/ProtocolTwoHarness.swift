@@ -197,12 +197,13 @@ enum Mutation2 {
         _ op: String,
         _ table: String,
         _ id: String,
+        key: String = "id",
         columns: JSONValue? = nil,
         clientVersion: String? = SyncTimestamp.now().text,
         base: String? = nil,
         mutationID: String = UUID().uuidString
     ) -> JSONValue {
-        var object = JSONObject([("mutation_id", .string(mutationID)), ("table", .string(table)), ("op", .string(op)), ("pk", ["id": .string(id)])])
+        var object = JSONObject([("mutation_id", .string(mutationID)), ("table", .string(table)), ("op", .string(op)), ("pk", .object(JSONObject([(key, .string(id))])))])
         if let clientVersion { object["client_version"] = .string(clientVersion) }
         if let base { object["base_version"] = .string(base) }
         if let columns { object["columns"] = columns }

@@ -317,13 +317,7 @@ struct ProtocolTwoServerTests {
             var client = fresh
             try await client.connect()
             func insert(_ code: String) -> JSONValue {
-                .object(
-                    JSONObject([
-                        ("mutation_id", .string(UUID().uuidString)), ("table", "notes"), ("op", "insert"), ("pk", ["code": .string(code)]),
-                        ("client_version", .string(SyncTimestamp.now().text)),
-                        ("columns", ["id": .string(UUID().uuidString), "code": .string(code), "user_id": .string(Self.userA)]),
-                    ])
-                )
+                Mutation2.make("insert", "notes", code, key: "code", columns: ["id": .string(UUID().uuidString), "code": .string(code), "user_id": .string(Self.userA)])
             }
             let first = try await client.pushOne(insert("n1"))
             #expect(first["status"] == "applied")
