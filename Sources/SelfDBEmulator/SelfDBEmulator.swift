@@ -218,7 +218,16 @@ public final class SelfDBEmulator: Sendable {
         return services.controls.recorded.count { $0.method == method && $0.path == path }
     }
 
-    /// Forgets the recorded requests.
+    /// The most requests with this method and path that were being answered at once since
+    /// start (or the last ``resetRecordedRequests()``): received, and their answer not yet
+    /// sent (``Configuration/responseLatency`` included). A client that waits for each answer
+    /// before its next request makes this 1, e.g.
+    /// `mostRequestsAtOnce(method: "POST", path: "/sync/push")`.
+    public func mostRequestsAtOnce(method: String, path: String) -> Int {
+        services.controls.mostAtOnce(method: method.uppercased(), path: path)
+    }
+
+    /// Forgets the recorded requests, and the most requests answered at once.
     public func resetRecordedRequests() {
         services.controls.resetLog()
     }

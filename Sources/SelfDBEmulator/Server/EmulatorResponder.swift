@@ -15,6 +15,9 @@ struct EmulatorResponder: HTTPResponder {
         let started = ContinuousClock.now
         let path = request.uri.path
         let method = request.method.rawValue
+        // Until the answer leaves, the response latency included.
+        services.controls.begin(method: method, path: path)
+        defer { services.controls.end(method: method, path: path) }
         var response: Response
         if let synchro = services.synchro, synchro.handles(path: path) {
             // Synchro: its own auth (no X-API-Key), error shapes and fault shapes.

@@ -1,7 +1,8 @@
 import EmulatorSupport
 import Foundation
 
-/// The in-process knobs tests turn: request log, injected faults and token lifetime.
+/// The in-process knobs tests turn: request log, injected faults and token lifetime; and how
+/// many requests of a kind were being answered at once.
 /// Nothing here is reachable over the wire.
 final class TestControls: Sendable {
     private struct PendingFault {
@@ -14,6 +15,8 @@ final class TestControls: Sendable {
     private let log = Locked<[RecordedRequest]>([])
     private let faults = Locked<[PendingFault]>([])
     private let tokenLifetime: Locked<TimeInterval>
+    /// Per method and path: the requests being answered now, and the most there were at once.
+    private let atOnce = Locked<[String: (now: Int, most: Int)]>([:])
     /// Bounds memory for long-running executables; tests never come near it.
     private let maximumLogEntries = 100_000
 
@@ -39,6 +42,31 @@ final class TestControls: Sendable {
 
     func resetLog() {
         log.withLock { $0.removeAll() }
+        atOnce.withLock { counts in
+            for (key, count) in counts { counts[key] = (count.now, count.now) }
+        }
+    }
+
+    /// A request of this method and path is being answered (until ``end(method:path:)``).
+    func begin(method: String, path: String) {
+        atOnce.withLock { counts in
+            let key = method + " " + path
+            let now = (counts[key]?.now ?? 0) + 1
+            counts[key] = (now, max(now, counts[key]?.most ?? 0))
+        }
+    }
+
+    func end(method: String, path: String) {
+        atOnce.withLock { counts in
+            let key = method + " " + path
+            if let count = counts[key] { counts[key] = (max(0, count.now - 1), count.most) }
+        }
+    }
+
+    /// The most requests of this method and path answered at once since start (or the last
+    /// ``resetLog()``).
+    func mostAtOnce(method: String, path: String) -> Int {
+        atOnce.current[method + " " + path]?.most ?? 0
     }
 
     func inject(_ fault: InjectedFault, method: String, path: String, count: Int) {

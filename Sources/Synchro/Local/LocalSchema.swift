@@ -47,6 +47,23 @@ struct LocalSchema: Sendable, Equatable {
         return rank
     }
 
+    /// Whether a table of `tables` depends on a table of `others`, directly or through other
+    /// tables (a table that refers to itself depends on itself). The push sends a batch before
+    /// the answer to the one before it only when this is false: a child's batch waits for the
+    /// answer to its parent's, whose settlement may remove a refused parent.
+    func dependsOn(_ tables: [String], _ others: [String]) -> Bool {
+        let targets = Set(others)
+        var seen: Set<String> = []
+        var queue = Array(Set(tables))
+        while let name = queue.popLast() {
+            for dependency in table(name)?.dependencies ?? [] {
+                if targets.contains(dependency) { return true }
+                if seen.insert(dependency).inserted { queue.append(dependency) }
+            }
+        }
+        return false
+    }
+
     /// Creates missing tables, adds missing columns, and (re)installs the change triggers.
     /// Tables the server no longer syncs keep their rows and lose their triggers; tables of
     /// the app's own are never touched.

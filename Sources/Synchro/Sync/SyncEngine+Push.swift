@@ -6,11 +6,17 @@ extension SyncEngine {
     /// Pushes every pending change, parents' tables first, in batches of `pushBatchSize`.
     /// Returns the changes the server rejected for good.
     ///
-    /// While a batch is on the wire, the next one is read (``PendingQueue/readAhead(_:schema:in:)``,
-    /// a read transaction beside the writer); it is marked in flight only once the batch before
-    /// it is answered, and a record changed in between is read again then. A batch the server
-    /// took whole is settled while the next one is on the wire: its settlement starts once the
-    /// next batch is marked, so the two do not queue for the writer while the server waits.
+    /// Two batches may be on the wire at once: the next batch is read, marked in flight and
+    /// sent while the server still works on the one before, whose answer is then awaited (the
+    /// server parses the next while it writes the first, and starts writing it at once). A
+    /// batch is sent early only when none of its tables depends on a table of the batch still
+    /// unanswered (``LocalSchema/dependsOn(_:_:)``): a child waits for its parent's answer.
+    ///
+    /// The next batch's rows are read ahead (``PendingQueue/readAhead(_:schema:in:)``, a read
+    /// transaction beside the writer) and checked when it is marked in flight, so a record
+    /// changed in between is read again then. A batch the server took whole is settled while
+    /// the next one is on the wire: its settlement starts once the next batch is marked, so the
+    /// two do not queue for the writer while the server waits.
     func pushAll() async throws -> [PushResult] {
         let schema = try currentSchema()
         let rank = schema.pushRank
@@ -20,6 +26,8 @@ extension SyncEngine {
         var rejected: [PushResult] = []
         var isolation = BatchIsolation()
         var settlements = Settlements(engine: self, schema: schema, applier: applier)
+        // The batch sent and not yet answered.
+        var onTheWire: SentBatch?
         do {
             while true {
                 let after = watermark
@@ -39,14 +47,19 @@ extension SyncEngine {
                         readAhead = Task { try await database.read { db in try PendingQueue.readAhead(next, schema: schema, in: db) } }
                     }
                     guard !outgoing.isEmpty else { continue }
-                    rejected += try await pushIsolating(
-                        outgoing,
-                        schema: schema,
-                        applier: applier,
-                        tries: 2,
-                        isolation: &isolation,
-                        settlements: &settlements
-                    )
+                    if let earlier = onTheWire, schema.dependsOn(outgoing.map(\.pending.table), earlier.outgoing.map(\.pending.table)) {
+                        onTheWire = nil
+                        rejected += try await receive(earlier, schema: schema, applier: applier, isolation: &isolation, settlements: &settlements)
+                    }
+                    let earlier = onTheWire
+                    onTheWire = SentBatch(outgoing: outgoing, answer: Task { try await self.send(outgoing, schema: schema) })
+                    if let earlier {
+                        rejected += try await receive(earlier, schema: schema, applier: applier, isolation: &isolation, settlements: &settlements)
+                    }
+                }
+                if let last = onTheWire {
+                    onTheWire = nil
+                    rejected += try await receive(last, schema: schema, applier: applier, isolation: &isolation, settlements: &settlements)
                 }
                 // The next round reads what is pending after this one's records (edited during
                 // their push, say): they are settled first, or a settlement would take a new
@@ -54,11 +67,43 @@ extension SyncEngine {
                 rejected += try await settlements.finish()
             }
         } catch {
-            // The batches answered are settled before the cycle fails: the next cycle must not
-            // send again what the server took.
+            // The batches answered are settled before the cycle fails, and the one still on
+            // the wire when the server answers it (whatever the answer: its refusals are
+            // recorded and reported as any are): the next cycle must not send again what the
+            // server took, whose inserts would come back as conflicts.
+            if let last = onTheWire {
+                if Task.isCancelled { last.answer.cancel() }
+                if let response = try? await last.answer.value { settlements.add(response, sent: last.outgoing) }
+            }
             _ = try? await settlements.finish()
             throw error
         }
+    }
+
+    /// A batch marked in flight and sent, and its answer to come.
+    struct SentBatch {
+        let outgoing: [OutgoingChange]
+        let answer: Task<PushResponse, any Error>
+    }
+
+    /// The answer to `batch`, taken as ``pushIsolating(_:answer:schema:applier:tries:isolation:settlements:)``
+    /// takes a send's.
+    private func receive(
+        _ batch: SentBatch,
+        schema: LocalSchema,
+        applier: RecordApplier,
+        isolation: inout BatchIsolation,
+        settlements: inout Settlements
+    ) async throws -> [PushResult] {
+        try await pushIsolating(
+            batch.outgoing,
+            answer: batch.answer,
+            schema: schema,
+            applier: applier,
+            tries: 2,
+            isolation: &isolation,
+            settlements: &settlements
+        )
     }
 
     /// The settlements of the batches the server took whole. An answered batch waits until
@@ -113,7 +158,8 @@ extension SyncEngine {
         var suspects: [(change: OutgoingChange, failure: any Error)] = []
     }
 
-    /// Sends `outgoing` and settles the answer.
+    /// Sends `outgoing` (or, on the first attempt, takes `answer`, a send already made) and
+    /// settles the answer.
     ///
     /// Synchro 0.3.0 rolls a whole push back, and answers 500, when one mutation's write fails
     /// in its database (a value of the wrong type, a key that is not a UUID…), and it will do so
@@ -126,6 +172,7 @@ extension SyncEngine {
     /// fails with its error as before.
     private func pushIsolating(
         _ outgoing: [OutgoingChange],
+        answer: Task<PushResponse, any Error>? = nil,
         schema: LocalSchema,
         applier: RecordApplier,
         tries: Int,
@@ -140,11 +187,21 @@ extension SyncEngine {
         let tries = outgoing.count == 1 ? max(tries, 2) : tries
         for attempt in 1...max(1, tries) {
             do {
-                let response = try await send(outgoing, schema: schema)
+                let response: PushResponse
+                if attempt == 1, let answer {
+                    response = try await withTaskCancellationHandler {
+                        try await answer.value
+                    } onCancel: {
+                        answer.cancel()
+                    }
+                } else {
+                    response = try await send(outgoing, schema: schema)
+                }
                 isolation.serverAnswered = true
                 guard Self.tookWhole(response, sent: outgoing) else {
-                    // Settled now, after the batches before it, and before the next one is
-                    // marked in flight: its settlement may remove a refused parent's children.
+                    // Settled now, after the batches before it, and before any batch after the
+                    // one already sent is read: its settlement may remove a refused parent
+                    // (a batch sent early holds no table that depends on this one's).
                     let earlier = try await settlements.finish()
                     return earlier + (try await settle(response, sent: outgoing, schema: schema, applier: applier))
                 }
