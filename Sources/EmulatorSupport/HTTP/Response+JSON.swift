@@ -3,7 +3,11 @@ import Hummingbird
 extension Response {
     /// A JSON response with `content-type: application/json`.
     package static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok) -> Response {
-        let bytes = JSONWriter.bytes(value)
+        json(bytes: JSONWriter.bytes(value), status: status)
+    }
+
+    /// A JSON response whose body, `bytes`, is already written.
+    package static func json(bytes: [UInt8], status: HTTPResponse.Status = .ok) -> Response {
         var buffer = ByteBuffer()
         buffer.writeBytes(bytes)
         return Response(

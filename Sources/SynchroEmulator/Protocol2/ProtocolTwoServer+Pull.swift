@@ -55,38 +55,40 @@ extension ProtocolTwoServer {
             let hasMore = entries.count > limit
             if hasMore { entries.removeLast(entries.count - limit) }
 
-            var changes: [JSONValue] = []
             var cursors = JSONObject()
             // Each scope's cursor goes to its highest entry of the page: a record's latest entry
             // stands at its first entry's place, so the last one listed need not be the highest.
             var reached: [String: Int64] = [:]
             let page = Self.deduplicated(entries)
             let rows = try liveRows(of: page.map { ($0.table, $0.recordID) }, in: db)
+            var writer = PageWriter(capacity: 256 * page.count + 512)
+            writer.openObject()
+            writer.openArray("changes")
             for entry in page {
                 reached[entry.scope] = max(reached[entry.scope] ?? 0, entry.sequence)
-                if let table = schema.table(entry.table), let change = Self.change(for: entry, table: table, row: rows[entry.table]?[entry.recordID]) {
-                    changes.append(change)
+                if let table = schema.table(entry.table) {
+                    Self.write(entry, table: table, row: rows[entry.table]?[entry.recordID], into: &writer)
                 }
             }
+            writer.closeArray()
             for (scope, sequence) in reached.sorted(by: { $0.key < $1.key }) {
                 cursors[scope] = .string(tokens.issue(scope: scope, checkpoint: sequence))
             }
-            var object = JSONObject()
-            object["changes"] = .array(changes)
-            object["scope_set_version"] = .int(client.scopeSetVersion)
-            object["scope_cursors"] = .object(cursors)
+            writer.member("scope_set_version", .int(client.scopeSetVersion))
+            writer.member("scope_cursors", .object(cursors))
             let sentIDs = Set(sentByScope.keys)
-            object["scope_updates"] = Self.delta(add: client.scopes.filter { !sentIDs.contains($0) }, remove: sentIDs.subtracting(client.scopes).sorted())
-            object["rebuild"] = .array(rebuild.map(JSONValue.string))
-            object["has_more"] = .bool(hasMore)
+            writer.member("scope_updates", Self.delta(add: client.scopes.filter { !sentIDs.contains($0) }, remove: sentIDs.subtracting(client.scopes).sorted()))
+            writer.member("rebuild", .array(rebuild.map(JSONValue.string)))
+            writer.member("has_more", .bool(hasMore))
             if !hasMore {
                 var checksums = JSONObject()
                 for scope in served {
                     checksums[scope] = .string(String(try Self.scopeChecksum(scope, in: db)))
                 }
-                object["checksums"] = .object(checksums)
+                writer.member("checksums", .object(checksums))
             }
-            return .json(.object(object))
+            writer.closeObject()
+            return .json(bytes: writer.bytes)
         }
     }
 
@@ -150,35 +152,26 @@ extension ProtocolTwoServer {
         return rows
     }
 
-    /// The ChangeRecord for `entry`, whose row is `row` now (nil: gone); nil for an insert or
-    /// update whose row is gone.
+    /// Writes the ChangeRecord for `entry`, whose row is `row` now (nil: gone); nothing for an
+    /// insert or update whose row is gone.
     ///
     /// A delete carries the row only when it is a tombstone (soft-deleted): a row that left
     /// the scope but lives on is sent without it, as the protocol's spec says (the 0.3.0 server
     /// sends it live, which its own Swift client cannot read).
-    private static func change(for entry: LogEntry, table: SyncTable, row: StoredRow?) -> JSONValue? {
-        var object = JSONObject()
-        object["scope"] = .string(entry.scope)
-        object["table"] = .string(entry.table)
-        object["pk"] = [table.primaryKey: .string(entry.recordID)]
-        if entry.operation == "delete" {
-            object["op"] = "delete"
-            if let row, row.isDeleted {
-                let wire = ScopeMembership.wireRow(row, table)
-                object["row"] = wire
-                object["row_checksum"] = .int(Int64(RowChecksum.of(wire)))
-            }
-            object["server_version"] = .string(row.flatMap(ScopeMembership.serverVersion) ?? String(entry.sequence))
-            return .object(object)
-        }
+    private static func write(_ entry: LogEntry, table: SyncTable, row: StoredRow?, into writer: inout PageWriter) {
+        let isDelete = entry.operation == "delete"
         // A row soft-deleted since is still sent as an upsert, as the real server does (its
         // delete entry follows).
-        guard let row else { return nil }
-        let wire = ScopeMembership.wireRow(row, table)
-        object["op"] = "upsert"
-        object["row"] = wire
-        object["row_checksum"] = .int(Int64(RowChecksum.of(wire)))
-        object["server_version"] = .string(ScopeMembership.serverVersion(row) ?? String(entry.sequence))
-        return .object(object)
+        guard isDelete || row != nil else { return }
+        writer.openObject()
+        writer.member("scope", .string(entry.scope))
+        writer.member("table", .string(entry.table))
+        writer.member("pk", [table.primaryKey: .string(entry.recordID)])
+        writer.member("op", isDelete ? "delete" : "upsert")
+        if let row, !isDelete || row.isDeleted {
+            writer.servedRow(row, table: table)
+        }
+        writer.member("server_version", .string(row.flatMap(ScopeMembership.serverVersion) ?? String(entry.sequence)))
+        writer.closeObject()
     }
 }

@@ -31,33 +31,33 @@ extension ProtocolTwoServer {
             ).map { (table: $0["table_name"] as String, id: $0["record_id"] as String) }
             let hasMore = examined.count > limit
             if hasMore { examined.removeLast() }
-            var records: [JSONValue] = []
             let rows = try liveRows(of: examined, in: db)
+            var writer = PageWriter(capacity: 256 * examined.count + 512)
+            writer.openObject()
+            writer.member("scope", .string(scope))
+            writer.openArray("records")
             for membership in examined {
                 guard let table = schema.table(membership.table), let row = rows[membership.table]?[membership.id], !row.isDeleted else { continue }
-                let wire = ScopeMembership.wireRow(row, table)
-                var record = JSONObject()
-                record["table"] = .string(table.name)
-                record["pk"] = [table.primaryKey: .string(row.id)]
-                record["row"] = wire
-                record["row_checksum"] = .int(Int64(RowChecksum.of(wire)))
-                record["server_version"] = .string(ScopeMembership.serverVersion(row) ?? "0")
-                records.append(.object(record))
+                writer.openObject()
+                writer.member("table", .string(table.name))
+                writer.member("pk", [table.primaryKey: .string(row.id)])
+                writer.servedRow(row, table: table)
+                writer.member("server_version", .string(ScopeMembership.serverVersion(row) ?? "0"))
+                writer.closeObject()
             }
-            var object = JSONObject()
-            object["scope"] = .string(scope)
-            object["records"] = .array(records)
+            writer.closeArray()
             if hasMore, let last = examined.last {
-                object["cursor"] = .string("\(last.table)|\(last.id)")
-                object["has_more"] = true
+                writer.member("cursor", .string("\(last.table)|\(last.id)"))
+                writer.member("has_more", true)
             } else {
-                object["cursor"] = .null
-                object["has_more"] = false
-                object["final_scope_cursor"] = .string(tokens.issue(scope: scope, checkpoint: try ProtocolTwoStore.maximumSequence(in: db)))
-                object["checksum"] = .string(String(try Self.scopeChecksum(scope, in: db)))
+                writer.member("cursor", .null)
+                writer.member("has_more", false)
+                writer.member("final_scope_cursor", .string(tokens.issue(scope: scope, checkpoint: try ProtocolTwoStore.maximumSequence(in: db))))
+                writer.member("checksum", .string(String(try Self.scopeChecksum(scope, in: db))))
                 try ProtocolTwoStore.recordSync(user: user, clientID: body.clientID, in: db)
             }
-            return .json(.object(object))
+            writer.closeObject()
+            return .json(bytes: writer.bytes)
         }
     }
 }

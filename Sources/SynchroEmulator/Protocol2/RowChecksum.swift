@@ -10,7 +10,12 @@ enum RowChecksum {
     /// The checksum of `row`, the full synced row as it is served (registered timestamp columns
     /// already in their `YYYY-MM-DDTHH:MM:SS.sssZ` form).
     static func of(_ row: JSONValue) -> Int32 {
-        Int32(bitPattern: CRC32.checksum(canonicalBytes(row)))
+        of(canonicalBytes: canonicalBytes(row))
+    }
+
+    /// The checksum of a row already in its canonical form (``canonicalBytes(_:)``).
+    static func of(canonicalBytes bytes: [UInt8]) -> Int32 {
+        Int32(bitPattern: CRC32.checksum(bytes))
     }
 
     /// The XOR of `checksums`: 0 for an empty scope.

@@ -457,4 +457,60 @@ struct ProtocolTwoServerTests {
             #expect(tables.json?["tables"]?.arrayValue?.first?["pk_column"] == "id")
         }
     }
+
+    @Test("a row with fractions and nested JSON is served whole, with the checksum of its canonical form, by pull and rebuild")
+    func servedRowsOfEveryKind() async throws {
+        let directory = SyncFixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let spec = try SyncFixture.writeSpec(
+            """
+            spec: 1
+            tables:
+              Reading:
+                table: readings
+                sync: { owner: user_id }
+                columns:
+                  id: { type: uuid, primaryKey: true }
+                  user_id: { type: uuid, nullable: false }
+                  value: float
+                  details: json
+                  note: text
+                  updated_at: { type: timestamp, nullable: false }
+                  deleted_at: timestamp
+            """,
+            in: directory
+        )
+        try await withProtocolTwoEmulator(configure: { $0.syncSpecs.append(spec) }) { _, fresh in
+            var client = fresh
+            try await client.connectHoldingACursor(user: Self.userA)
+            let plain = UUID().uuidString.lowercased()
+            let nested = UUID().uuidString.lowercased()
+            let details: JSONValue = .object(JSONObject([("b", .int(1)), ("a", .array([.double(1.5), .string("x\"y")]))]))
+            for (id, columns) in [
+                (plain, JSONObject([("user_id", .string(Self.userA)), ("note", .string("line\nbreak"))])),
+                (nested, JSONObject([("user_id", .string(Self.userA)), ("value", .double(10)), ("details", details)])),
+            ] {
+                let entry = try await client.pushOne(Mutation2.make("insert", "readings", id, columns: .object(columns)))
+                try #require(entry["status"] == "applied", "\(entry)")
+            }
+            let page = try #require(try await client.pullPage().json)
+            let rows = Dictionary(
+                uniqueKeysWithValues: (page["changes"]?.arrayValue ?? []).filter { $0["table"] == "readings" }.map { ($0["pk"]?["id"]?.stringValue ?? "", $0) }
+            )
+            try #require(rows.count == 2)
+            #expect(rows[plain]?["row"]?["note"] == "line\nbreak")
+            #expect(rows[nested]?["row"]?["value"] == .double(10))
+            #expect(rows[nested]?["row"]?["details"]?["a"] == .array([.double(1.5), .string("x\"y")]))
+            for (id, change) in rows {
+                let row = try #require(change["row"])
+                #expect(change["row_checksum"]?.intValue == Int64(RowChecksum.of(row)), "\(id): the checksum of the row as received")
+            }
+            var reader = fresh.device("reader")
+            try await reader.connect()
+            #expect(try await reader.rebuild(Self.scopeA).records == 3, "the rebuild's checksums add up (the task and both readings)")
+            for id in [plain, nested] {
+                #expect(reader.held[Self.scopeA]?["readings|" + id] == rows[id]?["row_checksum"]?.intValue.map { Int32(truncatingIfNeeded: $0) })
+            }
+        }
+    }
 }
