@@ -227,6 +227,15 @@ public final class SelfDBEmulator: Sendable {
         services.controls.mostAtOnce(method: method.uppercased(), path: path)
     }
 
+    /// Holds the answers to requests with this method and path (handled, not yet sent) until
+    /// `count` of them are being answered at once, or `timeout` has passed; then lets them all
+    /// go, once. A test of a client that sends its next request before the answer to the one
+    /// before arrives, e.g. `holdAnswers(method: "POST", path: "/sync/push", untilAtOnce: 2)`:
+    /// such a client's first answer waits for its second request, another's for the timeout.
+    public func holdAnswers(method: String, path: String, untilAtOnce count: Int, timeout: Duration = .seconds(10)) {
+        services.controls.hold(method: method.uppercased(), path: path, untilAtOnce: count, timeout: timeout)
+    }
+
     /// Forgets the recorded requests, and the most requests answered at once.
     public func resetRecordedRequests() {
         services.controls.resetLog()

@@ -8,16 +8,15 @@ import Testing
 /// works on the one before.
 @Suite("Push: two batches on the wire")
 struct PushOverlapTests {
-    /// Three batches: the second and third each go out before the answer to the one before.
+    /// Three batches: the second goes out before the answer to the first, which the emulator
+    /// holds until it comes (a client that waited for the answer would wait for the timeout).
     @Test(arguments: SyncProtocol.allCases) func theNextBatchGoesOutBeforeTheAnswer(_ syncProtocol: SyncProtocol) async throws {
-        try await SyncWorld.run(configure: {
-            $0.responseLatency = .milliseconds(300)
-            $0.syncProtocol = syncProtocol
-        }) { world in
+        try await SyncWorld.run(configure: { $0.syncProtocol = syncProtocol }) { world in
             let user = SyncWorld.newUser()
             let phone = try await world.startedDevice("phone", user: user) { $0.pushBatchSize = 2 }
             let ids = try Self.writeTasks(6, user: user, on: phone)
             world.emulator.resetRecordedRequests()
+            world.emulator.holdAnswers(method: "POST", path: "/sync/push", untilAtOnce: 2, timeout: .seconds(30))
             try await phone.syncNow()
 
             #expect(world.emulator.requestCount(method: "POST", path: "/sync/push") == 3)
@@ -30,7 +29,7 @@ struct PushOverlapTests {
     /// Protocol 1 says which tables are parents: a batch of comments waits for the answer to
     /// the batch of their tasks (were the tasks refused, the comments would be orphans).
     @Test func aBatchOfChildrenWaitsForItsParentsAnswer() async throws {
-        try await SyncWorld.run(configure: { $0.responseLatency = .milliseconds(300) }) { world in
+        try await SyncWorld.run { world in
             let user = SyncWorld.newUser()
             let phone = try await world.startedDevice("phone", user: user) { $0.pushBatchSize = 2 }
             let tasks = try Self.writeTasks(2, user: user, on: phone)
@@ -40,6 +39,8 @@ struct PushOverlapTests {
                 }
             }
             world.emulator.resetRecordedRequests()
+            // The tasks' answer is held a second for a second push, which must not come.
+            world.emulator.holdAnswers(method: "POST", path: "/sync/push", untilAtOnce: 2, timeout: .seconds(1))
             try await phone.syncNow()
 
             #expect(world.emulator.requestCount(method: "POST", path: "/sync/push") == 2)
@@ -52,10 +53,7 @@ struct PushOverlapTests {
     /// in that error and is retried, and the second batch is not sent again: its inserts would
     /// come back as conflicts ("record already exists") and be recorded as rejected.
     @Test(arguments: SyncProtocol.allCases) func aBatchTakenBesideAFailedOneIsNotSentAgain(_ syncProtocol: SyncProtocol) async throws {
-        try await SyncWorld.run(configure: {
-            $0.responseLatency = .milliseconds(300)
-            $0.syncProtocol = syncProtocol
-        }) { world in
+        try await SyncWorld.run(configure: { $0.syncProtocol = syncProtocol }) { world in
             let user = SyncWorld.newUser()
             let phone = try await world.startedDevice("phone", user: user) {
                 $0.pushBatchSize = 2
@@ -66,6 +64,7 @@ struct PushOverlapTests {
             let ids = try Self.writeTasks(6, user: user, on: phone)
             world.emulator.resetRecordedRequests()
             world.emulator.injectFault(.serviceUnavailable(retryAfter: 0), method: "POST", path: "/sync/push", count: 1)
+            world.emulator.holdAnswers(method: "POST", path: "/sync/push", untilAtOnce: 2, timeout: .seconds(30))
             try await phone.syncNow()
 
             let pushes = world.emulator.recordedRequests().filter { $0.path == "/sync/push" }.map(\.status)
@@ -73,6 +72,7 @@ struct PushOverlapTests {
             #expect(pushes == [503, 200, 200, 200], "\(pushes)")
             #expect(conflicts.current == 0)
             #expect(try phone.rejectedMutations().isEmpty)
+            #expect(world.emulator.mostRequestsAtOnce(method: "POST", path: "/sync/push") == 2)
             #expect(try phone.pendingChangeCount() == 0)
             for id in ids { #expect(try world.emulator.syncedRow(table: "tasks", id: id) != nil, "\(id)") }
             listening.cancel()

@@ -36,6 +36,7 @@ struct EmulatorResponder: HTTPResponder {
         let record = RecordedRequest(method: method, path: path, query: request.uri.query, status: response.status.code)
         services.controls.record(record)
         services.configuration.requestHandler?(record, ContinuousClock.now - started)
+        await services.controls.waitForHold(method: method, path: path)
         if services.configuration.responseLatency > .zero {
             try? await Task.sleep(for: services.configuration.responseLatency)
         }

@@ -17,6 +17,8 @@ final class TestControls: Sendable {
     private let tokenLifetime: Locked<TimeInterval>
     /// Per method and path: the requests being answered now, and the most there were at once.
     private let atOnce = Locked<[String: (now: Int, most: Int)]>([:])
+    /// Per method and path: answers held until this many requests are being answered at once.
+    private let holds = Locked<[String: (count: Int, until: ContinuousClock.Instant)]>([:])
     /// Bounds memory for long-running executables; tests never come near it.
     private let maximumLogEntries = 100_000
 
@@ -60,6 +62,24 @@ final class TestControls: Sendable {
         atOnce.withLock { counts in
             let key = method + " " + path
             if let count = counts[key] { counts[key] = (max(0, count.now - 1), count.most) }
+        }
+    }
+
+    /// Holds the answers to requests of this method and path until `count` of them are being
+    /// answered at once, or `timeout` has passed; then lets every answer go, once.
+    func hold(method: String, path: String, untilAtOnce count: Int, timeout: Duration) {
+        holds.withLock { $0[method + " " + path] = (count, .now + timeout) }
+    }
+
+    /// Waits as ``hold(method:path:untilAtOnce:timeout:)`` says, if a hold is set for this kind.
+    func waitForHold(method: String, path: String) async {
+        let key = method + " " + path
+        while let hold = holds.current[key] {
+            if (atOnce.current[key]?.now ?? 0) >= hold.count || ContinuousClock.now >= hold.until {
+                holds.withLock { $0[key] = nil }
+                return
+            }
+            try? await Task.sleep(for: .milliseconds(5))
         }
     }
 
