@@ -46,7 +46,11 @@ package final class SynchroServer: Sendable {
         verifyAccessToken: @escaping SyncAuthenticator.AccessTokenVerifier
     ) throws {
         self.schema = schema
-        store = try SynchroStore(path: directory.appendingPathComponent("synchro.sqlite").path, schema: schema)
+        store = try SynchroStore(
+            path: directory.appendingPathComponent("synchro.sqlite").path,
+            schema: schema,
+            ownerIndexes: configuration.syncProtocol == .one
+        )
         schemaVersion = try store.schemaVersion(for: schema.hash)
         authenticator = SyncAuthenticator(
             verifyEmulatorToken: verifyAccessToken,

@@ -190,7 +190,7 @@ extension ProtocolTwoServer {
             case .row(let values, let stamp) = try newRowValues(mutation, table: table, id: id, writable: writable),
             let inserted = try SyncRowStore.insertIfAbsent(table, owner: try owner(of: values, table: table, fallback: user, in: db), values: values, in: db)
         {
-            return try written(mutation, table: table, id: id, version: stamp, row: inserted, in: db)
+            return try written(mutation, table: table, id: id, version: stamp, row: inserted, isNew: true, in: db)
         }
         let existing = try SyncRowStore.find(table, id: id, in: db)
         switch (mutation.operation, existing) {
@@ -253,7 +253,7 @@ extension ProtocolTwoServer {
             return outcome
         case .row(let values, let stamp):
             let inserted = try SyncRowStore.insert(table, owner: try owner(of: values, table: table, fallback: user, in: db), values: values, in: db)
-            return try written(mutation, table: table, id: id, version: stamp, row: inserted, in: db)
+            return try written(mutation, table: table, id: id, version: stamp, row: inserted, isNew: true, in: db)
         }
     }
 
@@ -293,11 +293,20 @@ extension ProtocolTwoServer {
     }
 
     /// Captures the write's scope moves and answers with the row read back (or, for an insert,
-    /// as it was written: reading it back was a fifth of a push).
-    private func written(_ mutation: Mutation, table: SyncTable, id: String, version: SyncTimestamp, row written: StoredRow? = nil, in db: Database) throws -> Outcome {
+    /// as it was written: reading it back was a fifth of a push). `isNew`: a row inserted where
+    /// none had its key.
+    private func written(
+        _ mutation: Mutation,
+        table: SyncTable,
+        id: String,
+        version: SyncTimestamp,
+        row written: StoredRow? = nil,
+        isNew: Bool = false,
+        in db: Database
+    ) throws -> Outcome {
         let row = try written ?? SyncRowStore.find(table, id: id, in: db)
         let wire = row.map { ScopeMembership.wireRow($0, table) }
-        try membership.capture(table, row: row, wire: wire, id: id, in: db)
+        try membership.capture(table, row: row, wire: wire, id: id, isNew: isNew, in: db)
         return .applied(mutation, row: wire, version: version.text)
     }
 

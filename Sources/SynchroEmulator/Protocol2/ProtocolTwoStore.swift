@@ -64,6 +64,26 @@ enum ProtocolTwoStore {
         migrator.registerMigration("protocol-2-shared-scopes") { db in
             try db.execute(sql: "CREATE TABLE _synchro2_shared_scopes (scope_id TEXT PRIMARY KEY NOT NULL)")
         }
+        // Memberships keyed by their primary key alone: a rowid table wrote three B-trees per
+        // membership (rows, key, record index), and every pushed row adds one.
+        migrator.registerMigration("protocol-2-memberships-without-rowid") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE _synchro2_memberships_keyed (
+                        table_name TEXT NOT NULL,
+                        record_id TEXT NOT NULL,
+                        scope TEXT NOT NULL,
+                        checksum INTEGER NOT NULL,
+                        PRIMARY KEY (scope, table_name, record_id)
+                    ) WITHOUT ROWID;
+                    INSERT INTO _synchro2_memberships_keyed (table_name, record_id, scope, checksum)
+                        SELECT table_name, record_id, scope, checksum FROM _synchro2_memberships;
+                    DROP TABLE _synchro2_memberships;
+                    ALTER TABLE _synchro2_memberships_keyed RENAME TO _synchro2_memberships;
+                    CREATE INDEX _synchro2_memberships_record ON _synchro2_memberships(table_name, record_id);
+                    """
+            )
+        }
         try migrator.migrate(pool)
     }
 

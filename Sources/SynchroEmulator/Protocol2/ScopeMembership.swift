@@ -51,15 +51,20 @@ struct ScopeMembership {
     }
 
     /// ``capture(_:id:in:)`` for a row already read (nil: it no longer exists), with its
-    /// ``wireRow(_:_:)`` already made (a push answers with it too). Statements run once per
-    /// pushed mutation, so they are cached.
+    /// ``wireRow(_:_:)`` already made (a push answers with it too). `isNew`: the row was just
+    /// inserted where none had its key, so it is in no scope yet (rows are never deleted, only
+    /// soft-deleted, so no membership outlives its row) and its memberships are not read.
+    /// Statements run once per pushed mutation, so they are cached.
     @discardableResult
-    func capture(_ table: SyncTable, row: StoredRow?, wire: JSONValue?, id: String, in db: Database) throws -> [String] {
+    func capture(_ table: SyncTable, row: StoredRow?, wire: JSONValue?, id: String, isNew: Bool = false, in db: Database) throws -> [String] {
         let now = try row.map { try scopes(of: $0, in: table, db: db) } ?? []
-        let selectScopes = try db.cachedStatement(sql: "SELECT scope FROM _synchro2_memberships WHERE table_name = ? AND record_id = ?")
-        try selectScopes.bind([table.name.databaseValue, id.databaseValue])
         // A record is in a scope or two: an array, not a set, per write.
-        let before = try String.fetchAll(selectScopes)
+        var before: [String] = []
+        if !isNew {
+            let selectScopes = try db.cachedStatement(sql: "SELECT scope FROM _synchro2_memberships WHERE table_name = ? AND record_id = ?")
+            try selectScopes.bind([table.name.databaseValue, id.databaseValue])
+            before = try String.fetchAll(selectScopes)
+        }
         let checksum = wire.map(RowChecksum.of)
         for scope in now {
             try db.cachedStatement(

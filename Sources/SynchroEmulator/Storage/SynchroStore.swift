@@ -10,7 +10,10 @@ import GRDB
 package struct SynchroStore: Sendable {
     package let pool: DatabasePool
 
-    init(path: String, schema: SyncSchema) throws {
+    /// `ownerIndexes`: keep each row table's index by owner, which protocol 1 reads its rows
+    /// by (protocol 2 reads them through their scope memberships, and a push then writes one
+    /// B-tree less per row); a store that has them keeps them.
+    init(path: String, schema: SyncSchema, ownerIndexes: Bool) throws {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
@@ -26,7 +29,7 @@ package struct SynchroStore: Sendable {
         try Self.migrator.migrate(pool)
         try pool.write { db in
             for table in schema.tables {
-                try Self.createOrExtend(table, in: db)
+                try Self.createOrExtend(table, ownerIndex: ownerIndexes, in: db)
             }
         }
     }
@@ -95,16 +98,17 @@ package struct SynchroStore: Sendable {
     /// dropped stay in the file but are no longer read or served. No NOT NULL or CHECK
     /// constraints: the push path validates, and a later spec may loosen what an older one
     /// required.
-    static func createOrExtend(_ table: SyncTable, in db: Database) throws {
+    static func createOrExtend(_ table: SyncTable, ownerIndex: Bool, in db: Database) throws {
         let storage = SQLIdentifier.quote(table.storageName)
         if try db.tableExists(table.storageName) {
             let columns = try db.columns(in: table.storageName)
-            if try retypeIfChanged(table, existing: columns, in: db) { return }
-            let existing = Set(columns.map(\.name))
-            for column in table.columns where !existing.contains(column.name) {
-                try db.execute(
-                    sql: "ALTER TABLE \(storage) ADD COLUMN \(SQLIdentifier.quote(column.name)) \(column.logicalType.sqliteAffinity)"
-                )
+            if try !retypeIfChanged(table, existing: columns, in: db) {
+                let existing = Set(columns.map(\.name))
+                for column in table.columns where !existing.contains(column.name) {
+                    try db.execute(
+                        sql: "ALTER TABLE \(storage) ADD COLUMN \(SQLIdentifier.quote(column.name)) \(column.logicalType.sqliteAffinity)"
+                    )
+                }
             }
         } else {
             var definitions = ["_synchro_owner TEXT NOT NULL"]
@@ -113,8 +117,11 @@ package struct SynchroStore: Sendable {
                 definitions.append("\(SQLIdentifier.quote(column.name)) \(column.logicalType.sqliteAffinity)\(key)")
             }
             try db.execute(sql: "CREATE TABLE \(storage) (\(definitions.joined(separator: ", ")))")
+        }
+        if ownerIndex {
             try db.execute(
-                sql: "CREATE INDEX \(SQLIdentifier.quote(table.storageName + "_owner")) ON \(storage)(_synchro_owner, \(SQLIdentifier.quote(table.primaryKey)))"
+                sql: "CREATE INDEX IF NOT EXISTS \(SQLIdentifier.quote(table.storageName + "_owner")) "
+                    + "ON \(storage)(_synchro_owner, \(SQLIdentifier.quote(table.primaryKey)))"
             )
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 
 @testable import EmulatorSupport
@@ -512,5 +513,32 @@ struct ProtocolTwoServerTests {
                 #expect(reader.held[Self.scopeA]?["readings|" + id] == rows[id]?["row_checksum"]?.intValue.map { Int32(truncatingIfNeeded: $0) })
             }
         }
+    }
+
+    /// Protocol 2 reads rows through their memberships: its pushes do not keep protocol 1's
+    /// index by owner; protocol 1, served from the same folder later, builds it.
+    @Test("the owner index is protocol 1's: built when protocol 1 serves a folder protocol 2 wrote, rows kept")
+    func ownerIndexIsProtocolOnes() async throws {
+        let directory = SyncFixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let data = directory.appendingPathComponent("data")
+        let file = data.appendingPathComponent("synchro.sqlite").path
+        func ownerIndexes() throws -> [String] {
+            try DatabaseQueue(path: file).read { db in
+                try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE '%_owner' AND tbl_name LIKE '_synchro_row_%'")
+            }
+        }
+        let id = UUID().uuidString.lowercased()
+        try await withProtocolTwoEmulator(configure: { $0.dataDirectory = data }) { _, fresh in
+            var client = fresh
+            try await client.connect()
+            #expect(try await client.pushOne(Mutation2.task(id, user: Self.userA, title: "kept"))["status"] == "applied")
+        }
+        #expect(try ownerIndexes().isEmpty)
+        let count = try await withSyncEmulator(configure: { $0.dataDirectory = data }) { emulator, _ in
+            try emulator.syncedRowCount(table: "tasks", userID: Self.userA)
+        }
+        #expect(count == 1)
+        #expect(try ownerIndexes().sorted() == ["_synchro_row_comments_owner", "_synchro_row_tasks_owner"])
     }
 }
