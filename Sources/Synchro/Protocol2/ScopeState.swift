@@ -6,6 +6,10 @@ import GRDBBinding
 /// the row checksum the server sent (provenance). A row leaves the local database only when no
 /// scope holds it any more, and never through the change triggers (no mutation, no tombstone).
 enum ScopeState {
+    /// Creates the tables when missing. The provenance table is keyed by its primary key alone
+    /// (`WITHOUT ROWID`): every pulled row adds an entry, and a rowid table would write three
+    /// B-trees per entry (rows, key, record index) instead of two. A file made before keeps
+    /// its table as it is.
     static func install(in db: Database) throws {
         try db.execute(
             sql: """
@@ -22,7 +26,7 @@ enum ScopeState {
                     checksum INTEGER NOT NULL,
                     generation INTEGER NOT NULL,
                     PRIMARY KEY (scope_id, table_name, record_id)
-                );
+                ) WITHOUT ROWID;
                 CREATE INDEX IF NOT EXISTS _synchro_scope_rows_record ON _synchro_scope_rows(table_name, record_id);
                 """
         )
