@@ -12,4 +12,24 @@ package enum KeyList {
         while size < count { size *= 2 }
         return size
     }
+
+    /// `keys` cut into lists of at most ``maximumCount``.
+    package static func chunks<Key>(_ keys: [Key]) -> [ArraySlice<Key>] {
+        stride(from: 0, to: keys.count, by: maximumCount).map { keys[$0..<min($0 + maximumCount, keys.count)] }
+    }
+
+    /// `?, ?, …`: the places of a list of `size` keys (a padded count). Written once per size:
+    /// writing it again for every list, only to find the cached statement, showed in profiles.
+    package static func places(_ size: Int) -> String {
+        placesBySize[size] ?? Array(repeating: "?", count: size).joined(separator: ", ")
+    }
+
+    /// `(0, ?), (1, ?), …`: a `VALUES` list of `size` keys, each numbered by its position.
+    package static func numberedPlaces(_ size: Int) -> String {
+        numberedPlacesBySize[size] ?? (0..<size).map { "(\($0), ?)" }.joined(separator: ", ")
+    }
+
+    private static let paddedSizes = Array(Set((0...maximumCount).map(paddedCount)))
+    private static let placesBySize = Dictionary(uniqueKeysWithValues: paddedSizes.map { ($0, Array(repeating: "?", count: $0).joined(separator: ", ")) })
+    private static let numberedPlacesBySize = Dictionary(uniqueKeysWithValues: paddedSizes.map { size in (size, (0..<size).map { "(\($0), ?)" }.joined(separator: ", ")) })
 }

@@ -116,11 +116,9 @@ extension PendingQueue {
             in db: Database,
             body: (String, Row) throws -> Void
         ) throws {
-            for start in stride(from: 0, to: ids.count, by: KeyList.maximumCount) {
-                let chunk = ids[start..<min(start + KeyList.maximumCount, ids.count)]
+            for chunk in KeyList.chunks(ids) {
                 let size = KeyList.paddedCount(chunk.count)
-                let list = (0..<size).map { "(\($0), ?)" }.joined(separator: ", ")
-                let statement = try db.cachedStatement(sql: "WITH k(i, id) AS (VALUES \(list)) " + select)
+                let statement = try db.cachedStatement(sql: "WITH k(i, id) AS (VALUES \(KeyList.numberedPlaces(size))) " + select)
                 try statement.bind(chunk.map(\.databaseValue) + Array(repeating: .null, count: size - chunk.count) + arguments)
                 let rows = try Row.fetchCursor(statement)
                 while let row = try rows.next() {
