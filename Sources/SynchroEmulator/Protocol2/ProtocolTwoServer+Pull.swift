@@ -108,11 +108,17 @@ extension ProtocolTwoServer {
             arguments += [scope, checkpoints[scope] ?? 0]
         }
         arguments += [limit]
-        return try Row.fetchAll(
-            db,
-            sql: "SELECT seq, scope, table_name, record_id, op FROM _synchro2_log WHERE \(condition) ORDER BY seq LIMIT ?",
-            arguments: arguments
-        ).map { LogEntry(sequence: $0["seq"], scope: $0["scope"], table: $0["table_name"], recordID: $0["record_id"], operation: $0["op"]) }
+        let select = try db.cachedStatement(sql: "SELECT seq, scope, table_name, record_id, op FROM _synchro2_log WHERE \(condition) ORDER BY seq LIMIT ?")
+        try select.setArguments(arguments)
+        // Read by position from a cursor: a page reads a thousand entries, and looking each
+        // column up by name, in rows copied out of the statement, showed in profiles.
+        var entries: [LogEntry] = []
+        entries.reserveCapacity(limit)
+        let rows = try Row.fetchCursor(select)
+        while let row = try rows.next() {
+            entries.append(LogEntry(sequence: row[0], scope: row[1], table: row[2], recordID: row[3], operation: row[4]))
+        }
+        return entries
     }
 
     /// One entry per record and scope: the latest, at the place of its first appearance. The
@@ -120,10 +126,17 @@ extension ProtocolTwoServer {
     /// only one of them in that page and the other's checksum repairs it later (§9.11); here
     /// each scope gets its own entry.
     private static func deduplicated(_ entries: [LogEntry]) -> [LogEntry] {
-        var position: [String: Int] = [:]
+        struct Key: Hashable {
+            var scope: String
+            var table: String
+            var recordID: String
+        }
+        var position: [Key: Int] = [:]
+        position.reserveCapacity(entries.count)
         var result: [LogEntry] = []
+        result.reserveCapacity(entries.count)
         for entry in entries {
-            let key = entry.scope + "\u{0}" + entry.table + "\u{0}" + entry.recordID
+            let key = Key(scope: entry.scope, table: entry.table, recordID: entry.recordID)
             if let index = position[key] {
                 result[index] = entry
             } else {
@@ -134,18 +147,21 @@ extension ProtocolTwoServer {
         return result
     }
 
-    /// The rows of `records` that exist, read live, by table and id: a page's rows a few
-    /// hundred per statement (``SyncRowStore/findAll(_:ids:in:)``).
-    func liveRows(of records: [(table: String, id: String)], in db: Database) throws -> [String: [String: StoredRow]] {
-        var rows: [String: [String: StoredRow]] = [:]
+    /// The rows of `records` that exist, read live and serialised as served, by table and id:
+    /// a page's rows a few hundred per statement (``SyncRowStore/forEachRow(_:ids:in:_:)``).
+    func liveRows(of records: [(table: String, id: String)], in db: Database) throws -> [String: [String: ServedRow]] {
+        var rows: [String: [String: ServedRow]] = [:]
         for (name, named) in Dictionary(grouping: records, by: \.table) {
             guard let table = schema.table(name) else { continue }
             let ids = Set(named.map(\.id))
-            var found = try SyncRowStore.findAll(table, ids: Array(ids), in: db)
+            let reader = ServedRowReader(table)
+            var found: [String: ServedRow] = [:]
+            found.reserveCapacity(ids.count)
+            try SyncRowStore.forEachRow(table, ids: Array(ids), in: db) { key, row in found[key] = reader.read(row) }
             // A key SQLite matched only by converting it (an integer key written `05`) is read
             // alone, so the page is what reading each row would give.
             for id in ids where found[id] == nil {
-                found[id] = try SyncRowStore.find(table, id: id, in: db)
+                found[id] = try SyncRowStore.find(table, id: id, in: db).map { ServedRow($0, table: table) }
             }
             rows[name] = found
         }
@@ -158,7 +174,7 @@ extension ProtocolTwoServer {
     /// A delete carries the row only when it is a tombstone (soft-deleted): a row that left
     /// the scope but lives on is sent without it, as the protocol's spec says (the 0.3.0 server
     /// sends it live, which its own Swift client cannot read).
-    private static func write(_ entry: LogEntry, table: SyncTable, row: StoredRow?, into writer: inout PageWriter) {
+    private static func write(_ entry: LogEntry, table: SyncTable, row: ServedRow?, into writer: inout PageWriter) {
         let isDelete = entry.operation == "delete"
         // A row soft-deleted since is still sent as an upsert, as the real server does (its
         // delete entry follows).
@@ -169,9 +185,9 @@ extension ProtocolTwoServer {
         writer.member("pk", [table.primaryKey: .string(entry.recordID)])
         writer.member("op", isDelete ? "delete" : "upsert")
         if let row, !isDelete || row.isDeleted {
-            writer.servedRow(row, table: table)
+            writer.servedRow(row)
         }
-        writer.member("server_version", .string(row.flatMap(ScopeMembership.serverVersion) ?? String(entry.sequence)))
+        writer.member("server_version", .string(row?.serverVersion ?? String(entry.sequence)))
         writer.closeObject()
     }
 }

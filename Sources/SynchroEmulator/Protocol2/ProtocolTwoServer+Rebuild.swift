@@ -41,8 +41,8 @@ extension ProtocolTwoServer {
                 writer.openObject()
                 writer.member("table", .string(table.name))
                 writer.member("pk", [table.primaryKey: .string(row.id)])
-                writer.servedRow(row, table: table)
-                writer.member("server_version", .string(ScopeMembership.serverVersion(row) ?? "0"))
+                writer.servedRow(row)
+                writer.member("server_version", .string(row.serverVersion ?? "0"))
                 writer.closeObject()
             }
             writer.closeArray()

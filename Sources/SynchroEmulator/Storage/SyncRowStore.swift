@@ -9,13 +9,15 @@ package enum SyncRowStore {
     /// The text of a table's per-row statements, built once with the table: building it again
     /// for every row, only to find the cached statement, was a fifth of a push.
     struct SQL: Sendable {
-        /// `_synchro_owner` and every column, in spec order: what ``decode(_:_:)`` reads.
+        /// `_synchro_owner` and every column, in spec order: what ``storedRow(_:_:)`` reads.
         let selection: String
         let find: String
         /// The insert of `_synchro_owner` and every column in spec order.
         let insert: String
         /// ``insert`` that does nothing when a row has the key.
         let insertIfAbsent: String
+        /// The selection of the rows whose key is in a list, up to the list's places and `)`.
+        let findAll: String
 
         init(storageName: String, primaryKey: String, columns: [SyncColumn]) {
             let names = ["_synchro_owner"] + columns.map { SQLIdentifier.quote($0.name) }
@@ -24,44 +26,44 @@ package enum SyncRowStore {
             find = "SELECT \(selection) FROM \(table) WHERE \(SQLIdentifier.quote(primaryKey)) = ?"
             insert = "INSERT INTO \(table) (\(selection)) VALUES (\(databaseQuestionMarks(count: names.count)))"
             insertIfAbsent = insert + " ON CONFLICT (\(SQLIdentifier.quote(primaryKey))) DO NOTHING"
+            findAll = "SELECT \(selection) FROM \(table) WHERE \(SQLIdentifier.quote(primaryKey)) IN ("
         }
     }
 
     package static func find(_ table: SyncTable, id: String, in db: Database) throws -> StoredRow? {
         let select = try db.cachedStatement(sql: table.rowSQL.find)
         try select.bind([id.databaseValue])
-        return try Row.fetchOne(select).map { decode($0, table) }
+        return try Row.fetchOne(select).map { storedRow($0, table) }
     }
 
     /// The rows of `ids` that exist, by id: ``find(_:id:in:)`` for a page of records, a few
     /// hundred keys per statement (one statement per row was over half of building a pull page's
     /// changes).
     static func findAll(_ table: SyncTable, ids: [String], in db: Database) throws -> [String: StoredRow] {
-        // Keyed by the stored key as text, which is what `WHERE key = ?` matched with an id:
-        // an integer key too.
-        guard let keyIndex = table.columns.firstIndex(where: { $0.name == table.primaryKey }) else { return [:] }
         var rows: [String: StoredRow] = [:]
         rows.reserveCapacity(ids.count)
-        for start in stride(from: 0, to: ids.count, by: KeyList.maximumCount) {
-            let chunk = ids[start..<min(start + KeyList.maximumCount, ids.count)]
+        try forEachRow(table, ids: ids, in: db) { key, row in rows[key] = storedRow(row, table) }
+        return rows
+    }
+
+    /// Calls `body` with each row of `ids` that exists (the owner, then every column in spec
+    /// order) and its stored key as text — which is what `WHERE key = ?` matched with an id: an
+    /// integer key too. A few hundred keys per statement.
+    static func forEachRow(_ table: SyncTable, ids: [String], in db: Database, _ body: (_ key: String, _ row: Row) throws -> Void) throws {
+        guard let keyIndex = table.columns.firstIndex(where: { $0.name == table.primaryKey }) else { return }
+        for chunk in KeyList.chunks(ids) {
             let size = KeyList.paddedCount(chunk.count)
-            let select = try db.cachedStatement(
-                sql: "SELECT \(table.rowSQL.selection) FROM \(SQLIdentifier.quote(table.storageName)) "
-                    + "WHERE \(SQLIdentifier.quote(table.primaryKey)) IN (\(databaseQuestionMarks(count: size)))"
-            )
+            let select = try db.cachedStatement(sql: table.rowSQL.findAll + KeyList.places(size) + ")")
             try select.bind(chunk.map(\.databaseValue) + Array(repeating: .null, count: size - chunk.count))
             let cursor = try Row.fetchCursor(select)
             while let row = try cursor.next() {
-                let key: String
                 switch (row[keyIndex + 1] as DatabaseValue).storage {
-                case .string(let text): key = text
-                case .int64(let integer): key = String(integer)
+                case .string(let text): try body(text, row)
+                case .int64(let integer): try body(String(integer), row)
                 default: continue
                 }
-                rows[key] = decode(row, table)
             }
         }
-        return rows
     }
 
     /// The owner's live (not soft-deleted) rows with a key after `afterID`, by key.
@@ -75,7 +77,7 @@ package enum SyncRowStore {
                 ORDER BY \(key) LIMIT ?
                 """,
             arguments: [owner, afterID, limit]
-        ).map { decode($0, table) }
+        ).map { storedRow($0, table) }
     }
 
     /// Rows of `owner` (every owner when nil), soft-deleted ones only when asked.
@@ -136,7 +138,8 @@ package enum SyncRowStore {
         ).execute(binding: values.map(\.value) + [id.databaseValue])
     }
 
-    private static func decode(_ row: Row, _ table: SyncTable) -> StoredRow {
+    /// A row of ``SQL/selection`` (the owner, then every column in spec order).
+    static func storedRow(_ row: Row, _ table: SyncTable) -> StoredRow {
         decode(owner: row[0], table) { row[$0 + 1] }
     }
 

@@ -126,7 +126,7 @@ struct SyncTimestamp: Sendable, Hashable, Comparable {
 
     /// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm);
     /// nil for a day the month does not have.
-    private static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int? {
+    fileprivate static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int? {
         let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
         let monthLengths = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
         guard day <= monthLengths[month - 1] else { return nil }
@@ -144,5 +144,37 @@ extension Int64 {
     fileprivate func floorDivided(by divisor: Int64) -> Int64 {
         let quotient = self / divisor
         return (self % divisor != 0 && (self < 0) != (divisor < 0)) ? quotient - 1 : quotient
+    }
+}
+
+extension SyncTimestamp {
+    private static let canonicalSeparators: [(offset: Int, byte: UInt8)] = [
+        (4, UInt8(ascii: "-")), (7, UInt8(ascii: "-")), (10, UInt8(ascii: "T")), (13, UInt8(ascii: ":")),
+        (16, UInt8(ascii: ":")), (19, UInt8(ascii: ".")), (23, UInt8(ascii: "Z")),
+    ]
+
+    /// Whether `text` is already what parsing and printing it gives (``text``): the fixed
+    /// `YYYY-MM-DDTHH:MM:SS.mmmZ` form of a real instant. A page of rows serves the stored text
+    /// as it is when this holds, and parses and prints it otherwise.
+    static func isCanonical(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard bytes.count == 24 else { return false }
+            func digits(_ offset: Int, _ count: Int) -> Int? {
+                var value = 0
+                for index in offset..<offset + count {
+                    let byte = bytes[index]
+                    guard (48...57).contains(byte) else { return nil }
+                    value = value * 10 + Int(byte - 48)
+                }
+                return value
+            }
+            guard canonicalSeparators.allSatisfy({ bytes[$0.offset] == $0.byte }),
+                let year = digits(0, 4), let month = digits(5, 2), let day = digits(8, 2), let hour = digits(11, 2),
+                let minute = digits(14, 2), let second = digits(17, 2), digits(20, 3) != nil,
+                (1...12).contains(month), day >= 1, hour < 24, minute < 60, second < 60
+            else { return false }
+            return daysSinceEpoch(year: year, month: month, day: day) != nil
+        }
     }
 }
