@@ -162,35 +162,23 @@ extension SyncEngine {
     /// page's request and decoding overlap the previous page's transaction. Only when the page
     /// changes nothing but cursors; a page that adds, removes or rebuilds scopes is applied
     /// before the next request is made from what is stored.
-    func pullAllV2() async throws {
+    ///
+    /// `ahead`: the first page, already asked for (``askFirstPullPage(schema:)``: by the push,
+    /// once the server answered its last batch, while that batch is settled here).
+    func pullAllV2(ahead: PullAhead? = nil) async throws {
         let schema = try currentSchema()
         let applier = RecordApplier(schema: schema)
-        let limit = SynchroConfig.clamped(config.pullPageSize)
-        var prefetched: (request: ScopedPullRequest, page: Task<ScopedPullResponse, any Error>)?
+        var prefetched = ahead
         defer { prefetched?.page.cancel() }
         for _ in 0..<1_000_000 {
-            let request: ScopedPullRequest
-            let page: ScopedPullResponse
-            if let next = prefetched {
-                prefetched = nil
-                request = next.request
-                page = try await withTaskCancellationHandler {
-                    try await next.page.value
-                } onCancel: {
-                    next.page.cancel()
-                }
-            } else {
-                let (scopes, setVersion) = try await database.read { db in
-                    (try ScopeState.scopes(in: db), try MetaStore.int64(.scopeSetVersion, in: db))
-                }
-                request = ScopedPullRequest(
-                    clientId: config.clientID,
-                    schema: SchemaRef(version: schema.version, hash: schema.hash),
-                    scopeSetVersion: setVersion,
-                    scopes: Dictionary(scopes.map { ($0.id, ScopeCursorRef(cursor: $0.cursor)) }, uniquingKeysWith: { first, _ in first }),
-                    limit: limit
-                )
-                page = try await apiV2.sync.pull(request)
+            let asked: PullAhead
+            if let prefetched { asked = prefetched } else { asked = try await askFirstPullPage(schema: schema) }
+            prefetched = nil
+            let request = asked.request
+            let page = try await withTaskCancellationHandler {
+                try await asked.page.value
+            } onCancel: {
+                asked.page.cancel()
             }
             if page.hasMore != (page.checksums == nil) {
                 throw SynchroError.invalidResponse(message: "pull: checksums must come exactly on the last page")
@@ -202,7 +190,7 @@ extension SyncEngine {
                     next.scopes[scope] = ScopeCursorRef(cursor: cursor)
                 }
                 let api = apiV2
-                prefetched = (next, Task { [next] in try await api.sync.pull(next) })
+                prefetched = PullAhead(request: next, page: Task { [next] in try await api.sync.pull(next) })
             }
             let mismatched = try await database.write { db in try Self.apply(page, schema: schema, applier: applier, in: db) }
             if !page.changes.isEmpty { config.logger.info("sync pulled \(page.changes.count) change\(page.changes.count == 1 ? "" : "s")") }
@@ -217,6 +205,28 @@ extension SyncEngine {
             }
             if !page.hasMore { return }
         }
+    }
+
+    /// A pull request made, and its page to come.
+    struct PullAhead: Sendable {
+        let request: ScopedPullRequest
+        let page: Task<ScopedPullResponse, any Error>
+    }
+
+    /// Asks for a pull's first page, with the cursors stored, and does not wait for it.
+    func askFirstPullPage(schema: LocalSchema) async throws -> PullAhead {
+        let (scopes, setVersion) = try await database.read { db in
+            (try ScopeState.scopes(in: db), try MetaStore.int64(.scopeSetVersion, in: db))
+        }
+        let request = ScopedPullRequest(
+            clientId: config.clientID,
+            schema: SchemaRef(version: schema.version, hash: schema.hash),
+            scopeSetVersion: setVersion,
+            scopes: Dictionary(scopes.map { ($0.id, ScopeCursorRef(cursor: $0.cursor)) }, uniquingKeysWith: { first, _ in first }),
+            limit: SynchroConfig.clamped(config.pullPageSize)
+        )
+        let api = apiV2
+        return PullAhead(request: request, page: Task { try await api.sync.pull(request) })
     }
 
     /// Applies one pull page in one transaction, under the sync lock: its rows and provenance,

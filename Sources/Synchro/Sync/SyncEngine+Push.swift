@@ -4,7 +4,7 @@ import SelfDBRuntime
 
 extension SyncEngine {
     /// Pushes every pending change, parents' tables first, in batches of `pushBatchSize`.
-    /// Returns the changes the server rejected for good.
+    /// Returns the changes the server rejected for good (and the pull asked for ahead).
     ///
     /// Two batches may be on the wire at once: the next batch is read, marked in flight and
     /// sent while the server still works on the one before, whose answer is then awaited (the
@@ -17,7 +17,12 @@ extension SyncEngine {
     /// changed in between is read again then. A batch the server took whole is settled while
     /// the next one is on the wire: its settlement starts once the next batch is marked, so the
     /// two do not queue for the writer while the server waits.
-    func pushAll() async throws -> [PushResult] {
+    ///
+    /// `pullingAhead` (protocol 2): once the server has answered the last batch, the cycle's
+    /// first pull page is asked for while the last batches are settled here (the server has
+    /// written every push by then, and settling changes no cursor). It is returned when
+    /// nothing is pending after them; otherwise it is cancelled, and the next round pushed.
+    func pushAll(pullingAhead: Bool = false) async throws -> PushCycle {
         let schema = try currentSchema()
         let rank = schema.pushRank
         let applier = RecordApplier(schema: schema)
@@ -28,11 +33,17 @@ extension SyncEngine {
         var settlements = Settlements(engine: self, schema: schema, applier: applier)
         // The batch sent and not yet answered.
         var onTheWire: SentBatch?
+        var pullAhead: PullAhead?
         do {
             while true {
                 let after = watermark
                 let round = try await database.write { db in try PendingQueue.round(after: after, rank: rank, in: db) }
-                guard !round.keys.isEmpty else { return rejected + (try await setAside(isolation, schema: schema, applier: applier)) }
+                guard !round.keys.isEmpty else {
+                    let setAside = try await setAside(isolation, schema: schema, applier: applier)
+                    return PushCycle(rejected: rejected + setAside, pullAhead: pullAhead)
+                }
+                pullAhead?.page.cancel()
+                pullAhead = nil
                 watermark = round.highest
                 let batches = stride(from: 0, to: round.keys.count, by: batchSize).map { round.keys[$0..<min($0 + batchSize, round.keys.count)] }
                 var readAhead: Task<[ReadAheadChange?], any Error>?
@@ -61,12 +72,14 @@ extension SyncEngine {
                     onTheWire = nil
                     rejected += try await receive(last, schema: schema, applier: applier, isolation: &isolation, settlements: &settlements)
                 }
+                if pullingAhead { pullAhead = try await askFirstPullPage(schema: schema) }
                 // The next round reads what is pending after this one's records (edited during
                 // their push, say): they are settled first, or a settlement would take a new
                 // send's record out of flight.
                 rejected += try await settlements.finish()
             }
         } catch {
+            pullAhead?.page.cancel()
             // The batches answered are settled before the cycle fails, and the one still on
             // the wire when the server answers it (whatever the answer: its refusals are
             // recorded and reported as any are): the next cycle must not send again what the
@@ -78,6 +91,14 @@ extension SyncEngine {
             _ = try? await settlements.finish()
             throw error
         }
+    }
+
+    /// What a cycle's pushes came to.
+    struct PushCycle {
+        /// The changes the server rejected for good.
+        var rejected: [PushResult]
+        /// The first pull page, asked for once the last batch was answered.
+        var pullAhead: PullAhead?
     }
 
     /// A batch marked in flight and sent, and its answer to come.

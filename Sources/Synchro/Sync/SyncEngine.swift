@@ -231,9 +231,11 @@ final class SyncEngine: Sendable {
     private func cycleOnce() async throws {
         var rejected: [PushResult] = []
         try await recovering {
-            rejected += try await pushAll()
-            if protocolVersion.current == 2 {
-                try await pullAllV2()
+            let speaksTwo = protocolVersion.current == 2
+            let pushed = try await pushAll(pullingAhead: speaksTwo)
+            rejected += pushed.rejected
+            if speaksTwo {
+                try await pullAllV2(ahead: pushed.pullAhead)
             } else {
                 try await pullAll()
             }
