@@ -61,6 +61,15 @@ struct RejectedMutationTests {
 
             let other = try await world.startedDevice("reader", user: user)
             #expect(try Set(other.live("tasks").keys) == Set(good))
+
+            // A cycle with nothing to settle keeps the row while its rejection stands; once the
+            // app clears the rejection, the next cycle removes the row, which no scope holds.
+            try await device.syncNow()
+            #expect(try device.live("tasks")[bad] == "bad")
+            try device.execute("DELETE FROM _synchro_rejected_mutations")
+            try await device.syncNow()
+            #expect(try device.live("tasks")[bad] == nil)
+            #expect(try Set(device.live("tasks").keys) == Set(good))
         }
     }
 

@@ -22,6 +22,19 @@ enum MetaStore {
         /// Set when the database moved to a protocol-2 server: once every scope is rebuilt,
         /// rows no scope holds (and no local change needs) are removed.
         case pruneUnheldRows = "prune_unheld_rows"
+        /// Set by ``ScopeState/pruneUnheld(schema:in:)``; removed by whatever may leave a row
+        /// no scope holds and nothing else keeps (``markUnheldRowsPossible(in:)``). The last
+        /// page of a pull prunes only without it: a full pass over the synced tables on every
+        /// cycle, nothing having changed, held the writer for a time that grows with the data.
+        case unheldRowsPruned = "unheld_rows_pruned"
+    }
+
+    /// Removes ``Key/unheldRowsPruned``: a push was settled (its rows may be in no scope of
+    /// this client), a row left a scope but stays (a tombstone, or waiting for a local change),
+    /// or the schema changed. `_synchro_rejected_mutations` removes it with a trigger when the
+    /// app clears a rejection (``RejectedMutations/install(in:)``).
+    static func markUnheldRowsPossible(in db: Database) throws {
+        try db.cachedStatement(sql: "DELETE FROM _synchro_meta WHERE key = 'unheld_rows_pruned'").execute()
     }
 
     static let pendingTable = "_synchro_pending"

@@ -17,6 +17,8 @@ enum PushSettlement {
     }
 
     static func settle(_ response: PushResponse, sent: [OutgoingChange], schema: LocalSchema, applier: RecordApplier, in db: Database) throws -> Outcome {
+        // A row settled here may be in no scope of this client (written for another user).
+        try MetaStore.markUnheldRowsPossible(in: db)
         var results: [String: PushResult] = [:]
         for result in response.accepted + response.rejected {
             results[key(result.tableName, result.id)] = result

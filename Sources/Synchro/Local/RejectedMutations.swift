@@ -74,6 +74,11 @@ enum RejectedMutations {
                 );
                 CREATE INDEX IF NOT EXISTS idx_synchro_rejected_mutations_record
                     ON _synchro_rejected_mutations(table_name, record_id);
+                -- A rejection the app clears may leave its row held by nothing: the next pull
+                -- prunes again (see MetaStore.Key.unheldRowsPruned).
+                CREATE TRIGGER IF NOT EXISTS _synchro_rejected_mutations_cleared
+                    AFTER DELETE ON _synchro_rejected_mutations
+                    BEGIN DELETE FROM _synchro_meta WHERE key = 'unheld_rows_pruned'; END;
                 """
         )
     }

@@ -80,7 +80,12 @@ enum ScopeState {
     /// locally as deleted), the row goes when no scope holds it.
     static func untag(_ scope: String, table: String, id: String, keepingRow: Bool = false, schema: LocalSchema, in db: Database) throws {
         try db.execute(sql: "DELETE FROM _synchro_scope_rows WHERE scope_id = ? AND table_name = ? AND record_id = ?", arguments: [scope, table, id])
-        if !keepingRow { try deleteIfOrphan(table: table, id: id, schema: schema, in: db) }
+        if keepingRow {
+            // Kept as a tombstone, or live when a local change made the tombstone wait.
+            try MetaStore.markUnheldRowsPossible(in: db)
+        } else {
+            try deleteIfOrphan(table: table, id: id, schema: schema, in: db)
+        }
     }
 
     /// Deletes the local row when no scope holds it and no local change waits for it. Call
@@ -102,7 +107,11 @@ enum ScopeState {
     /// needs, and whose rejection the app has not cleared yet (it keeps a refused row to mend
     /// it). Only right when every scope is complete (just rebuilt, or its checksum matched);
     /// tombstones stay. Call with the sync lock held.
-    static func pruneUnheld(schema: LocalSchema, in db: Database) throws {
+    ///
+    /// `onlyIfDue`: not when nothing could have left such a row since the last prune
+    /// (``MetaStore/Key/unheldRowsPruned``).
+    static func pruneUnheld(schema: LocalSchema, onlyIfDue: Bool = false, in db: Database) throws {
+        if onlyIfDue, try MetaStore.string(.unheldRowsPruned, in: db) != nil { return }
         for table in schema.tables {
             let key = table.primaryKey.quotedDatabaseIdentifier
             try db.execute(
@@ -115,6 +124,7 @@ enum ScopeState {
                 arguments: [table.name, table.name, table.name]
             )
         }
+        try MetaStore.set(.unheldRowsPruned, "1", in: db)
     }
 
     /// The XOR of the checksums of the rows `scope` holds.

@@ -46,6 +46,7 @@ extension SyncEngine {
         try await database.write { db in
             if let fetched, fetched.schema != installed {
                 try fetched.schema.install(in: db, replacing: installed)
+                try MetaStore.markUnheldRowsPossible(in: db)
             }
             if let fetched {
                 try LocalSchema.save(version: fetched.schema.version, hash: fetched.schema.hash, tables: fetched.tables, in: db)
@@ -201,7 +202,7 @@ extension SyncEngine {
                 // Every scope matches the server: a row no scope holds and no local change needs
                 // is not this device's (say, one it wrote for another user, which the server
                 // then kept in that user's scope only).
-                try await database.write { db in try MetaStore.withSyncLock(db) { try ScopeState.pruneUnheld(schema: schema, in: db) } }
+                try await database.write { db in try MetaStore.withSyncLock(db) { try ScopeState.pruneUnheld(schema: schema, onlyIfDue: true, in: db) } }
             }
             if !page.hasMore { return }
         }
