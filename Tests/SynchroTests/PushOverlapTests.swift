@@ -26,16 +26,20 @@ struct PushOverlapTests {
         }
     }
 
-    /// Protocol 1 says which tables are parents: a batch of comments waits for the answer to
-    /// the batch of their tasks (were the tasks refused, the comments would be orphans).
-    @Test func aBatchOfChildrenWaitsForItsParentsAnswer() async throws {
-        try await SyncWorld.run { world in
+    /// A batch of comments waits for the answer to the batch of their tasks. Protocol 1 says
+    /// which tables are parents (were the tasks refused, the comments would be orphans);
+    /// protocol 2 does not, and the comments name their tasks (a server running both pushes at
+    /// once would compute the comments' scopes without their tasks).
+    @Test(arguments: SyncProtocol.allCases) func aBatchOfChildrenWaitsForItsParentsAnswer(_ syncProtocol: SyncProtocol) async throws {
+        try await SyncWorld.run(configure: { $0.syncProtocol = syncProtocol }) { world in
             let user = SyncWorld.newUser()
             let phone = try await world.startedDevice("phone", user: user) { $0.pushBatchSize = 2 }
             let tasks = try Self.writeTasks(2, user: user, on: phone)
             try phone.writeTransaction { db in
-                for task in tasks {
-                    try db.execute(sql: "INSERT INTO comments (id, task_id, body) VALUES (?, ?, 'hello')", arguments: [UUID().uuidString, task])
+                // One names its task in upper case: the same record.
+                for (index, task) in tasks.enumerated() {
+                    let named = index == 0 ? task.uppercased() : task
+                    try db.execute(sql: "INSERT INTO comments (id, task_id, body) VALUES (?, ?, 'hello')", arguments: [UUID().uuidString, named])
                 }
             }
             world.emulator.resetRecordedRequests()

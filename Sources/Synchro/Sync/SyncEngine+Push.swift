@@ -10,7 +10,11 @@ extension SyncEngine {
     /// sent while the server still works on the one before, whose answer is then awaited (the
     /// server parses the next while it writes the first, and starts writing it at once). A
     /// batch is sent early only when none of its tables depends on a table of the batch still
-    /// unanswered (``LocalSchema/dependsOn(_:_:)``): a child waits for its parent's answer.
+    /// unanswered (``LocalSchema/dependsOn(_:_:)``: a child waits for its parent's answer, whose
+    /// settlement may remove a refused parent), and no record of either batch is named by a
+    /// value of the other (``OutgoingChange/linked(_:_:)``: protocol 2 names no parents, and a
+    /// server may run two pushes in two transactions, where a child's scopes would be computed
+    /// without its parent).
     ///
     /// The next batch's rows are read ahead (``PendingQueue/readAhead(_:schema:in:)``, a read
     /// transaction beside the writer) and checked when it is marked in flight, so a record
@@ -58,7 +62,10 @@ extension SyncEngine {
                         readAhead = Task { try await database.read { db in try PendingQueue.readAhead(next, schema: schema, in: db) } }
                     }
                     guard !outgoing.isEmpty else { continue }
-                    if let earlier = onTheWire, schema.dependsOn(outgoing.map(\.pending.table), earlier.outgoing.map(\.pending.table)) {
+                    if let earlier = onTheWire,
+                        schema.dependsOn(outgoing.map(\.pending.table), earlier.outgoing.map(\.pending.table))
+                            || OutgoingChange.linked(outgoing, earlier.outgoing)
+                    {
                         onTheWire = nil
                         rejected += try await receive(earlier, schema: schema, applier: applier, isolation: &isolation, settlements: &settlements)
                     }
