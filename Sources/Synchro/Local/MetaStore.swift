@@ -22,8 +22,8 @@ enum MetaStore {
         /// Set when the database moved to a protocol-2 server: once every scope is rebuilt,
         /// rows no scope holds (and no local change needs) are removed.
         case pruneUnheldRows = "prune_unheld_rows"
-        /// Set by ``ScopeState/pruneUnheld(schema:in:)``; removed by whatever may leave a row
-        /// no scope holds and nothing else keeps (``markUnheldRowsPossible(in:)``). The last
+        /// Set by ``ScopeState/pruneUnheld(schema:onlyIfDue:in:)``; removed by whatever may leave
+        /// a row no scope holds and nothing else keeps (``MetaStore/markUnheldRowsPossible(in:)``). The last
         /// page of a pull prunes only without it: a full pass over the synced tables on every
         /// cycle, nothing having changed, held the writer for a time that grows with the data.
         case unheldRowsPruned = "unheld_rows_pruned"

@@ -167,10 +167,10 @@ extension SyncEngine {
     /// `ahead`: the first page, already asked for (``askFirstPullPage(schema:)``: by the push,
     /// once the server answered its last batch, while that batch is settled here).
     func pullAllV2(ahead: PullAhead? = nil) async throws {
-        let schema = try currentSchema()
-        let applier = RecordApplier(schema: schema)
         var prefetched = ahead
         defer { prefetched?.page.cancel() }
+        let schema = try currentSchema()
+        let applier = RecordApplier(schema: schema)
         for _ in 0..<1_000_000 {
             let asked: PullAhead
             if let prefetched { asked = prefetched } else { asked = try await askFirstPullPage(schema: schema) }

@@ -5,8 +5,8 @@ import GRDB
 ///
 /// Its canonical form (``RowChecksum/canonicalBytes(_:)``) gives its checksum and, for a row of
 /// plain values, is also what the page carries. A row read for a page is written from SQLite's
-/// values straight into that form (``ServedRowReader``); going through a ``StoredRow`` and the
-/// served row as a `JSONValue` tree was over half of what the server spent on a pull page.
+/// values straight into that form (``ServedRowReader``): going through a ``StoredRow`` and the
+/// served row as a `JSONValue` tree, a pull page took the server two fifths more time.
 struct ServedRow: Equatable {
     /// The stored key, as ``StoredRow/id``.
     let id: String
