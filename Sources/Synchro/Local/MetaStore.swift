@@ -34,7 +34,7 @@ enum MetaStore {
     /// or the schema changed. `_synchro_rejected_mutations` removes it with a trigger when the
     /// app clears a rejection (``RejectedMutations/install(in:)``).
     static func markUnheldRowsPossible(in db: Database) throws {
-        try db.cachedStatement(sql: "DELETE FROM _synchro_meta WHERE key = 'unheld_rows_pruned'").execute()
+        try set(.unheldRowsPruned, nil, in: db)
     }
 
     static let pendingTable = "_synchro_pending"
@@ -76,14 +76,14 @@ enum MetaStore {
         try string(key, in: db).flatMap(Int64.init) ?? 0
     }
 
+    /// Cached statements: a pull sets keys on every page, and a settled batch or a tombstone
+    /// clears ``Key/unheldRowsPruned``.
     static func set(_ key: Key, _ value: String?, in db: Database) throws {
         if let value {
-            try db.execute(
-                sql: "INSERT INTO _synchro_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                arguments: [key.rawValue, value]
-            )
+            try db.cachedStatement(sql: "INSERT INTO _synchro_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
+                .execute(arguments: [key.rawValue, value])
         } else {
-            try db.execute(sql: "DELETE FROM _synchro_meta WHERE key = ?", arguments: [key.rawValue])
+            try db.cachedStatement(sql: "DELETE FROM _synchro_meta WHERE key = ?").execute(arguments: [key.rawValue])
         }
     }
 
