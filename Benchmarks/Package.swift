@@ -40,5 +40,12 @@ let package = Package(
             path: "Profile",
             plugins: [.plugin(name: "SelfDBCodegenPlugin", package: root)]
         ),
+        .executableTarget(
+            name: "SynchroProfile",
+            dependencies: [
+                .product(name: "Synchro", package: root), .product(name: "SelfDBEmulator", package: root), .product(name: "SelfDBRuntime", package: root),
+            ],
+            path: "SynchroProfile"
+        ),
     ]
 )
