@@ -42,8 +42,7 @@ extension SynchroClient {
         try databaseOperation {
             try database.write { db in
                 try MetaStore.withSyncLock(db) {
-                    var merger = applier.merger(in: db)
-                    for record in records { try merger.merge(record) }
+                    try applier.merge(records, in: db)
                 }
             }
         }

@@ -45,7 +45,10 @@ public final class SynchroClient: Sendable {
             // instead of SQLite's 2 MB, which applying 10,000 pulled rows outgrew and then read
             // back from the file page by page. SQLite takes the memory only as pages are used.
             // Readers start a new cache at each change of the file: theirs stays as it is.
-            if !db.configuration.readonly { try db.execute(sql: "PRAGMA cache_size = -8192") }
+            // Its statement journals (what undoes one statement of many rows that fails
+            // halfway) stay in memory too: in a temporary file, a page's statements of 64 rows
+            // spilled past SQLite's 64 KiB and wrote more than they saved.
+            if !db.configuration.readonly { try db.execute(sql: "PRAGMA cache_size = -8192; PRAGMA temp_store = MEMORY") }
         }
         // Sync and app writes wait for each other instead of failing.
         configuration.busyMode = .timeout(10)

@@ -19,7 +19,8 @@ struct RecordApplier {
     /// What writing a row of one table takes, worked out once: its statements, and where each
     /// column's value comes from.
     private struct TablePlan {
-        var merge: String
+        /// The merge for the rows of a `VALUES` list.
+        var merge: @Sendable (_ rows: String) -> String
         var overwrite: String
         var delete: String
         var sources: [ValueSource]
@@ -51,18 +52,32 @@ struct RecordApplier {
         }
     }
 
-    /// Merges pulled or snapshot records in the transaction of `db`, each table's statement
-    /// looked up once rather than once per record (GRDB's statement cache is keyed by the SQL
-    /// text, which it hashes on every lookup).
+    /// Merges pulled or snapshot records in the transaction of `db`, many rows to a
+    /// statement (``MultiRowStatement``). Call ``Merger/flush()`` before anything else reads or
+    /// writes the synced tables, and at the end.
     func merger(in db: Database) -> Merger {
         Merger(applier: self, db: db)
     }
 
+    /// Merges `records` in the transaction of `db`, a whole page of them, in ``WriteOrder``.
+    func merge(_ records: [SyncRecord], in db: Database) throws {
+        var merger = merger(in: db)
+        for index in try WriteOrder.positions(of: records, in: db, key: { (table: $0.tableName, id: $0.id) }) {
+            try merger.merge(records[index])
+        }
+        try merger.flush()
+    }
+
     /// ``RecordApplier/merger(in:)``: for the transaction it was made in only.
+    ///
+    /// Records are written in the order given: a record of another table than the previous
+    /// one first writes those waiting (an app's trigger on one table may read another).
     struct Merger {
         let applier: RecordApplier
         let db: Database
-        private var statements: [String: Statement] = [:]
+        /// Per table, its rows waiting; those of `waitingTable` only hold any.
+        private var writers: [String: MultiRowStatement] = [:]
+        private var waitingTable: String?
         /// Per table: the statement that asks whether a record has a pending change, or nil
         /// when the table had none as the transaction began (the sync lock keeps it so).
         private var pendingChecks: [String: Statement?] = [:]
@@ -72,14 +87,26 @@ struct RecordApplier {
             self.db = db
         }
 
-        /// Upserts `record`, unless a pending change or a newer local row keeps it out.
-        /// Records of tables the client does not sync are skipped.
+        /// Upserts `record` (at the latest at ``flush()``), unless a pending change or a newer
+        /// local row keeps it out. Records of tables the client does not sync are skipped.
         mutating func merge(_ record: SyncRecord) throws {
             guard let plan = applier.plans[record.tableName] else { return }
             if try hasPendingChange(table: record.tableName, id: record.id) { return }
-            let statement = try statements[record.tableName] ?? db.cachedStatement(sql: plan.merge)
-            statements[record.tableName] = statement
-            try statement.execute(binding: RecordApplier.values(of: record, from: plan.sources))
+            if waitingTable != record.tableName {
+                try flush()
+                waitingTable = record.tableName
+            }
+            let db = db
+            try writers[record.tableName, default: MultiRowStatement(columnCount: plan.sources.count, in: db, sql: plan.merge)].appendRow { values in
+                RecordApplier.append(record, from: plan.sources, to: &values)
+            }
+        }
+
+        /// Writes the records waiting.
+        mutating func flush() throws {
+            guard let table = waitingTable else { return }
+            waitingTable = nil
+            try writers[table]?.flush()
         }
 
         /// Whether a local change waits for the record `id` (in any case). The check is a
@@ -127,17 +154,25 @@ struct RecordApplier {
     /// The column values of `record`, in the table's column order: the data by logical type,
     /// the record's own id, `updated_at` and `deleted_at` where the data lacks them.
     private static func values(of record: SyncRecord, from sources: [ValueSource]) -> [DatabaseValue] {
-        sources.map { source in
+        var values: [DatabaseValue] = []
+        values.reserveCapacity(sources.count)
+        append(record, from: sources, to: &values)
+        return values
+    }
+
+    /// ``values(of:from:)``, appended to `values`.
+    private static func append(_ record: SyncRecord, from sources: [ValueSource], to values: inout [DatabaseValue]) {
+        for source in sources {
             switch source {
-            case .updatedAt: record.updatedAt.databaseValue
-            case .deletedAt: record.deletedAt?.databaseValue ?? .null
-            case .key(let name, let type): record.data[name].map { ValueConversion.databaseValue($0, as: type) } ?? record.id.databaseValue
-            case .data(let name, let type): record.data[name].map { ValueConversion.databaseValue($0, as: type) } ?? .null
+            case .updatedAt: values.append(record.updatedAt.databaseValue)
+            case .deletedAt: values.append(record.deletedAt?.databaseValue ?? .null)
+            case .key(let name, let type): values.append(record.data[name].map { ValueConversion.databaseValue($0, as: type) } ?? record.id.databaseValue)
+            case .data(let name, let type): values.append(record.data[name].map { ValueConversion.databaseValue($0, as: type) } ?? .null)
             }
         }
     }
 
-    private static func statements(for table: LocalTable) -> (merge: String, overwrite: String, delete: String) {
+    private static func statements(for table: LocalTable) -> (merge: @Sendable (String) -> String, overwrite: String, delete: String) {
         let name = table.name.quotedDatabaseIdentifier
         let key = table.primaryKey.quotedDatabaseIdentifier
         let updated = table.updatedAt.quotedDatabaseIdentifier
@@ -157,11 +192,13 @@ struct RecordApplier {
             let binary = column.name == table.primaryKey ? " COLLATE BINARY" : ""
             return "\(name).\(quoted) IS NOT excluded.\(quoted)\(binary)"
         }.joined(separator: " OR ")
-        let merge = """
-            INSERT INTO \(name) (\(columns.joined(separator: ", "))) VALUES (\(placeholders))
+        let merge = { @Sendable (rows: String) in
+            """
+            INSERT INTO \(name) (\(columns.joined(separator: ", "))) VALUES \(rows)
             ON CONFLICT (\(key)) DO UPDATE SET \(set)
             WHERE (\(differs)) AND COALESCE(synchro_time(\(name).\(updated)) <= synchro_time(excluded.\(updated)), 1)
             """
+        }
         let overwrite = """
             INSERT INTO \(name) (\(columns.joined(separator: ", "))) VALUES (\(placeholders))
             ON CONFLICT (\(key)) DO UPDATE SET \(set)

@@ -33,9 +33,9 @@ enum ProtocolTwoConversions {
 
     /// A row as served (pull, rebuild, push `server_row`), keyed by `id` (the pk's text).
     static func record(table: String, id: String, row: [String: JSONValue], schema: LocalSchema) -> SyncRecord {
-        let local = schema.table(table)
-        let updatedAt = local.flatMap { row[$0.updatedAt]?.stringValue } ?? "1970-01-01T00:00:00.000Z"
-        let deletedAt = local.flatMap { row[$0.deletedAt]?.stringValue }
+        let columns = schema.timestampColumns(of: table)
+        let updatedAt = columns.flatMap { row[$0.updatedAt]?.stringValue } ?? "1970-01-01T00:00:00.000Z"
+        let deletedAt = columns.flatMap { row[$0.deletedAt]?.stringValue }
         return SyncRecord(id: id, tableName: table, data: row, updatedAt: updatedAt, deletedAt: deletedAt)
     }
 

@@ -60,20 +60,36 @@ enum ScopeState {
         try db.execute(sql: "UPDATE _synchro_scopes SET cursor = NULL, checksum = NULL")
     }
 
-    /// Records that `scope` holds the row, with the checksum the server sent for it, through
-    /// the statement ``tagStatement(in:)`` looked up once for a page of rows.
-    static func tag(_ scope: String, table: String, id: String, checksum: Int32, generation: Int64, using statement: Statement) throws {
-        try statement.execute(binding: [scope.databaseValue, table.databaseValue, id.databaseValue, Int64(checksum).databaseValue, generation.databaseValue])
-    }
+    /// Records which scopes hold the rows of a page, with the checksums the server sent, many
+    /// rows to a statement (``MultiRowStatement``): call ``flush()`` before anything else reads
+    /// or writes the provenance, and at the end.
+    struct Tagger {
+        private var writer: MultiRowStatement
 
-    static func tagStatement(in db: Database) throws -> Statement {
-        try db.cachedStatement(
-            sql: """
-                INSERT INTO _synchro_scope_rows (scope_id, table_name, record_id, checksum, generation) VALUES (?, ?, ?, ?, ?)
+        init(in db: Database) {
+            writer = MultiRowStatement(columnCount: 5, in: db) { rows in
+                """
+                INSERT INTO _synchro_scope_rows (scope_id, table_name, record_id, checksum, generation) VALUES \(rows)
                 ON CONFLICT (scope_id, table_name, record_id) DO UPDATE SET checksum = excluded.checksum, generation = excluded.generation
                 WHERE checksum IS NOT excluded.checksum OR generation IS NOT excluded.generation
                 """
-        )
+            }
+        }
+
+        /// Records that `scope` holds the row (at the latest at ``flush()``).
+        mutating func tag(_ scope: String, table: String, id: String, checksum: Int32, generation: Int64) throws {
+            try writer.appendRow { values in
+                values.append(scope.databaseValue)
+                values.append(table.databaseValue)
+                values.append(id.databaseValue)
+                values.append(Int64(checksum).databaseValue)
+                values.append(generation.databaseValue)
+            }
+        }
+
+        mutating func flush() throws {
+            try writer.flush()
+        }
     }
 
     /// `scope` no longer holds the row; unless `keepingRow` (a tombstone the server sent, kept

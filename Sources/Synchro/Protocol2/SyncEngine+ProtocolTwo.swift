@@ -129,14 +129,17 @@ extension SyncEngine {
             let matched = try await database.write { db -> Bool in
                 try MetaStore.withSyncLock(db) {
                     var merger = applier.merger(in: db)
-                    let tagging = try ScopeState.tagStatement(in: db)
-                    for record in page.records {
+                    var tagger = ScopeState.Tagger(in: db)
+                    for index in try WriteOrder.positions(of: page.records, in: db, key: { (table: $0.table, id: Self.recordID($0.pk, table: $0.table, schema: schema)) }) {
+                        let record = page.records[index]
                         guard let row = record.row, let id = Self.recordID(record.pk, table: record.table, schema: schema),
                             let rowChecksum = record.rowChecksum.flatMap(ScopeChecksum.fromWire)
                         else { throw SynchroError.invalidResponse(message: "rebuild of \(scope): a record without its row or checksum") }
                         try merger.merge(ProtocolTwoConversions.record(table: record.table, id: id, row: row, schema: schema))
-                        try ScopeState.tag(scope, table: record.table, id: id, checksum: rowChecksum, generation: generation, using: tagging)
+                        try tagger.tag(scope, table: record.table, id: id, checksum: rowChecksum, generation: generation)
                     }
+                    try merger.flush()
+                    try tagger.flush()
                     guard !page.hasMore, let finalCursor, let checksum else { return true }
                     return try ScopeState.finishRebuild(scope, generation: generation, cursor: finalCursor, checksum: checksum, schema: schema, in: db)
                 }
@@ -237,13 +240,14 @@ extension SyncEngine {
         try MetaStore.withSyncLock(db) {
             // Each scope's generation, read once per page rather than once per row.
             var generations: [String: Int64] = [:]
-            var merger = applier.merger(in: db)
-            let tagging = try ScopeState.tagStatement(in: db)
-            for change in page.changes {
+            var writer = PageWriter(merger: applier.merger(in: db), tagger: ScopeState.Tagger(in: db))
+            for index in try WriteOrder.positions(of: page.changes, in: db, key: { (table: $0.table, id: Self.recordID($0.pk, table: $0.table, schema: schema)) }) {
+                let change = page.changes[index]
                 let generation = try generations[change.scope] ?? ScopeState.generation(of: change.scope, in: db)
                 generations[change.scope] = generation
-                try apply(change, generation: generation, schema: schema, merger: &merger, tagging: tagging, in: db)
+                try apply(change, generation: generation, schema: schema, writer: &writer, in: db)
             }
+            try writer.flush()
             for (scope, cursor) in page.scopeCursors { try ScopeState.setCursor(cursor, for: scope, in: db) }
             for removed in page.scopeUpdates.remove { try ScopeState.remove(removed, schema: schema, in: db) }
             for added in page.scopeUpdates.add { try ScopeState.add(added.id, in: db) }
@@ -263,6 +267,18 @@ extension SyncEngine {
         }
     }
 
+    /// A page's rows and their provenance, written many to a statement; everything else a
+    /// page writes comes after ``flush()``, so the page's changes take effect in their order.
+    struct PageWriter {
+        var merger: RecordApplier.Merger
+        var tagger: ScopeState.Tagger
+
+        mutating func flush() throws {
+            try merger.flush()
+            try tagger.flush()
+        }
+    }
+
     /// One pulled change. An upsert brings the row; a delete with a tombstone keeps the row
     /// as deleted; a delete without a row, or with a live one (the row left this scope but
     /// lives on: 0.3.0 sends it so), only means this scope no longer holds it.
@@ -270,32 +286,33 @@ extension SyncEngine {
         _ change: ChangeRecord,
         generation: Int64,
         schema: LocalSchema,
-        merger: inout RecordApplier.Merger,
-        tagging: Statement,
+        writer: inout PageWriter,
         in db: Database
     ) throws {
-        guard schema.table(change.table) != nil, let id = Self.recordID(change.pk, table: change.table, schema: schema) else { return }
+        guard schema.contains(table: change.table), let id = Self.recordID(change.pk, table: change.table, schema: schema) else { return }
         switch change.op {
         case .upsert:
             guard let row = change.row, let checksum = change.rowChecksum.flatMap(ScopeChecksum.fromWire) else {
                 throw SynchroError.invalidResponse(message: "pull: an upsert of \(change.table)/\(id) without its row or checksum")
             }
             let record = ProtocolTwoConversions.record(table: change.table, id: id, row: row, schema: schema)
-            try merger.merge(record)
+            try writer.merger.merge(record)
             // 0.3.0 sends a row soft-deleted since its change as an upsert: it is a tombstone,
             // which no scope holds (its delete follows).
             guard record.deletedAt == nil else {
+                try writer.flush()
                 try ScopeState.untag(change.scope, table: change.table, id: id, keepingRow: true, schema: schema, in: db)
                 return
             }
-            try ScopeState.tag(change.scope, table: change.table, id: id, checksum: checksum, generation: generation, using: tagging)
+            try writer.tagger.tag(change.scope, table: change.table, id: id, checksum: checksum, generation: generation)
         default:
             // A tombstone marks the local row deleted (unless a local change waits for it); a
             // row this device never had is not brought in just to be deleted.
-            let deletedAt = change.row.flatMap { row in schema.table(change.table).flatMap { row[$0.deletedAt]?.stringValue } }
+            try writer.flush()
+            let deletedAt = change.row.flatMap { row in schema.timestampColumns(of: change.table).flatMap { row[$0.deletedAt]?.stringValue } }
             let tombstone = deletedAt != nil
             if let deletedAt {
-                try merger.applier.markDeleted(table: change.table, id: id, at: deletedAt, in: db)
+                try writer.merger.applier.markDeleted(table: change.table, id: id, at: deletedAt, in: db)
             }
             try ScopeState.untag(change.scope, table: change.table, id: id, keepingRow: tombstone, schema: schema, in: db)
         }
@@ -304,7 +321,7 @@ extension SyncEngine {
     /// The record id in `pk` (its one column, the table's key), lower-cased as the server keys
     /// rows.
     static func recordID(_ pk: [String: String], table: String, schema: LocalSchema) -> String? {
-        guard let key = schema.table(table)?.primaryKey else { return pk.values.first }
+        guard let key = schema.primaryKey(of: table) else { return pk.values.first }
         return pk[key] ?? pk.values.first
     }
 

@@ -33,8 +33,7 @@ extension SyncEngine {
             let now = TimestampParser.format(Date())
             try await database.write { db in
                 try MetaStore.withSyncLock(db) {
-                    var merger = applier.merger(in: db)
-                    for record in page.changes { try merger.merge(record) }
+                    try applier.merge(page.changes, in: db)
                     for deleted in page.deletes {
                         try applier.markDeleted(table: deleted.tableName, id: deleted.id, at: now, in: db)
                     }

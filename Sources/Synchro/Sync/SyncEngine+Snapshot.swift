@@ -34,8 +34,7 @@ extension SyncEngine {
             try await database.write { db in
                 try MetaStore.withSyncLock(db) {
                     if clear { try applier.clearForSnapshot(in: db) }
-                    var merger = applier.merger(in: db)
-                    for record in page.records { try merger.merge(record) }
+                    try applier.merge(page.records, in: db)
                 }
                 if let next {
                     let data = try JSONCoding.makeEncoder().encode(next)
