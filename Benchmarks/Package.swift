@@ -7,10 +7,11 @@ let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingL
 
 /// One benchmark executable in `Benchmarks/<folder>`; `specs` when it holds table-model YAML
 /// for the code generator.
-func benchmark(_ name: String, folder: String, products: [String], specs: Bool = false) -> Target {
+func benchmark(_ name: String, folder: String, products: [String], targets: [String] = [], specs: Bool = false) -> Target {
     .executableTarget(
         name: name,
-        dependencies: [.product(name: "Benchmark", package: "benchmark")] + products.map { .product(name: $0, package: root) },
+        dependencies: [.product(name: "Benchmark", package: "benchmark")] + products.map { .product(name: $0, package: root) }
+            + targets.map { .target(name: $0) },
         path: "Benchmarks/\(folder)",
         plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")] + (specs ? [.plugin(name: "SelfDBCodegenPlugin", package: root)] : [])
     )
@@ -31,7 +32,7 @@ let package = Package(
         benchmark("RealtimeBenchmarks", folder: "Realtime", products: ["SelfDB", "SelfDBEmulator"], specs: true),
         benchmark("CacheBenchmarks", folder: "Cache", products: ["SelfDB", "SelfDBCache"], specs: true),
         benchmark("StoreBenchmarks", folder: "Store", products: ["SelfDBStore", "CRDTSQLite"]),
-        benchmark("SynchroBenchmarks", folder: "Synchro", products: ["Synchro", "SelfDBEmulator"]),
+        benchmark("SynchroBenchmarks", folder: "Synchro", products: ["Synchro", "SelfDBEmulator"], targets: ["SynchroBenchmarkSupport"]),
         .executableTarget(
             name: "CacheProfile",
             dependencies: [
@@ -40,11 +41,16 @@ let package = Package(
             path: "Profile",
             plugins: [.plugin(name: "SelfDBCodegenPlugin", package: root)]
         ),
-        .executableTarget(
-            name: "SynchroProfile",
+        .target(
+            name: "SynchroBenchmarkSupport",
             dependencies: [
                 .product(name: "Synchro", package: root), .product(name: "SelfDBEmulator", package: root), .product(name: "SelfDBRuntime", package: root),
             ],
+            path: "SynchroBenchmarkSupport"
+        ),
+        .executableTarget(
+            name: "SynchroProfile",
+            dependencies: ["SynchroBenchmarkSupport", .product(name: "Synchro", package: root)],
             path: "SynchroProfile"
         ),
     ]
