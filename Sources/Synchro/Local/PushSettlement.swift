@@ -24,6 +24,9 @@ enum PushSettlement {
             results[key(result.tableName, result.id)] = result
         }
         var outcome = Outcome()
+        // The server's rows, many to a statement: each settles one record, which nothing
+        // else here reads or writes.
+        var overwriter = applier.overwriter(in: db)
         for outgoing in sent {
             let pending = outgoing.pending
             // No word on this change: it stays pending (and in flight, as it may have landed).
@@ -37,7 +40,7 @@ enum PushSettlement {
             if result.status == .applied, outgoing.change.operation != .delete, let server = result.serverVersion,
                 try PendingQueue.removeIfUnchanged(pending, in: db)
             {
-                try applier.overwrite(server, in: db)
+                try overwriter.write(server)
                 continue
             }
             let current = try currentSeqAndOperation(of: pending, in: db)
@@ -56,7 +59,7 @@ enum PushSettlement {
                 outcome.rejections.append(try record(result, of: pending, in: db))
                 if unchanged {
                     try PendingQueue.remove(pending, in: db)
-                    if let server = result.serverVersion { try applier.overwrite(server, in: db) }
+                    if let server = result.serverVersion { try overwriter.write(server) }
                 } else if current != nil {
                     // The newer local edit is based on the server's version now, and wins.
                     try rebase(pending, operation: nil, base: result.serverVersion?.updatedAt, in: db)
@@ -74,7 +77,7 @@ enum PushSettlement {
                 if unchanged {
                     try PendingQueue.remove(pending, in: db)
                     if let server = result.serverVersion {
-                        try applier.overwrite(server, in: db)
+                        try overwriter.write(server)
                     } else if outgoing.change.operation == .create, result.reasonCode != RejectedMutations.batchRolledBack {
                         // The server will never have this record (e.g. a comment whose task
                         // was created and deleted offline): keeping it would leave a row no
@@ -93,6 +96,7 @@ enum PushSettlement {
                 outcome.retryable += 1
             }
         }
+        try overwriter.flush()
         return outcome
     }
 

@@ -21,7 +21,8 @@ struct RecordApplier {
     private struct TablePlan {
         /// The merge for the rows of a `VALUES` list.
         var merge: @Sendable (_ rows: String) -> String
-        var overwrite: String
+        /// The overwrite for the rows of a `VALUES` list.
+        var overwrite: @Sendable (_ rows: String) -> String
         var delete: String
         var sources: [ValueSource]
     }
@@ -56,14 +57,21 @@ struct RecordApplier {
     /// statement (``MultiRowStatement``). Call ``Merger/flush()`` before anything else reads or
     /// writes the synced tables, and at the end.
     func merger(in db: Database) -> Merger {
-        Merger(applier: self, db: db)
+        Merger(applier: self, db: db, overwriting: false)
+    }
+
+    /// Writes the server's versions over the local rows (changes it applied or settled), in
+    /// the transaction of `db`, many rows to a statement, whatever the local rows hold; flushed
+    /// as a ``merger(in:)`` is.
+    func overwriter(in db: Database) -> Merger {
+        Merger(applier: self, db: db, overwriting: true)
     }
 
     /// Merges `records` in the transaction of `db`, a whole page of them, in ``WriteOrder``.
     func merge(_ records: [SyncRecord], in db: Database) throws {
         var merger = merger(in: db)
         for index in try WriteOrder.positions(of: records, in: db, key: { (table: $0.tableName, id: $0.id) }) {
-            try merger.merge(records[index])
+            try merger.write(records[index])
         }
         try merger.flush()
     }
@@ -81,23 +89,28 @@ struct RecordApplier {
         /// Per table: the statement that asks whether a record has a pending change, or nil
         /// when the table had none as the transaction began (the sync lock keeps it so).
         private var pendingChecks: [String: Statement?] = [:]
+        /// Whether records overwrite the local rows rather than merge into them.
+        private let overwriting: Bool
 
-        init(applier: RecordApplier, db: Database) {
+        init(applier: RecordApplier, db: Database, overwriting: Bool) {
             self.applier = applier
             self.db = db
+            self.overwriting = overwriting
         }
 
-        /// Upserts `record` (at the latest at ``flush()``), unless a pending change or a newer
-        /// local row keeps it out. Records of tables the client does not sync are skipped.
-        mutating func merge(_ record: SyncRecord) throws {
+        /// Upserts `record` (at the latest at ``flush()``): for a merger, unless a pending
+        /// change or a newer local row keeps it out. Records of tables the client does not
+        /// sync are skipped.
+        mutating func write(_ record: SyncRecord) throws {
             guard let plan = applier.plans[record.tableName] else { return }
-            if try hasPendingChange(table: record.tableName, id: record.id) { return }
+            if !overwriting, try hasPendingChange(table: record.tableName, id: record.id) { return }
             if waitingTable != record.tableName {
                 try flush()
                 waitingTable = record.tableName
             }
             let db = db
-            try writers[record.tableName, default: MultiRowStatement(columnCount: plan.sources.count, in: db, sql: plan.merge)].appendRow { values in
+            let sql = overwriting ? plan.overwrite : plan.merge
+            try writers[record.tableName, default: MultiRowStatement(columnCount: plan.sources.count, in: db, sql: sql)].appendRow { values in
                 RecordApplier.append(record, from: plan.sources, to: &values)
             }
         }
@@ -127,12 +140,6 @@ struct RecordApplier {
         }
     }
 
-    /// Writes the server's version over the local row: a conflict the server won.
-    func overwrite(_ record: SyncRecord, in db: Database) throws {
-        guard let plan = plans[record.tableName] else { return }
-        try db.cachedStatement(sql: plan.overwrite).execute(binding: Self.values(of: record, from: plan.sources))
-    }
-
     /// Marks a record the server deleted as deleted, unless a pending change keeps it.
     func markDeleted(table name: String, id: String, at timestamp: String, in db: Database) throws {
         guard let plan = plans[name] else { return }
@@ -151,16 +158,9 @@ struct RecordApplier {
         }
     }
 
-    /// The column values of `record`, in the table's column order: the data by logical type,
-    /// the record's own id, `updated_at` and `deleted_at` where the data lacks them.
-    private static func values(of record: SyncRecord, from sources: [ValueSource]) -> [DatabaseValue] {
-        var values: [DatabaseValue] = []
-        values.reserveCapacity(sources.count)
-        append(record, from: sources, to: &values)
-        return values
-    }
-
-    /// ``values(of:from:)``, appended to `values`.
+    /// The column values of `record`, in the table's column order, appended to `values`: the
+    /// data by logical type, the record's own id, `updated_at` and `deleted_at` where the data
+    /// lacks them.
     private static func append(_ record: SyncRecord, from sources: [ValueSource], to values: inout [DatabaseValue]) {
         for source in sources {
             switch source {
@@ -172,12 +172,11 @@ struct RecordApplier {
         }
     }
 
-    private static func statements(for table: LocalTable) -> (merge: @Sendable (String) -> String, overwrite: String, delete: String) {
+    private static func statements(for table: LocalTable) -> (merge: @Sendable (String) -> String, overwrite: @Sendable (String) -> String, delete: String) {
         let name = table.name.quotedDatabaseIdentifier
         let key = table.primaryKey.quotedDatabaseIdentifier
         let updated = table.updatedAt.quotedDatabaseIdentifier
         let columns = table.columns.map(\.name.quotedDatabaseIdentifier)
-        let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
         // The key too: it compares without case, and taking the server's spelling (a UUID in
         // lower case where the app wrote `UUID().uuidString`) makes a join on a child's parent
         // key — which the server also writes in its own spelling, and which protocol 2 does not
@@ -199,10 +198,12 @@ struct RecordApplier {
             WHERE (\(differs)) AND COALESCE(synchro_time(\(name).\(updated)) <= synchro_time(excluded.\(updated)), 1)
             """
         }
-        let overwrite = """
-            INSERT INTO \(name) (\(columns.joined(separator: ", "))) VALUES (\(placeholders))
+        let overwrite = { @Sendable (rows: String) in
+            """
+            INSERT INTO \(name) (\(columns.joined(separator: ", "))) VALUES \(rows)
             ON CONFLICT (\(key)) DO UPDATE SET \(set)
             """
+        }
         let delete = """
             UPDATE \(name) SET \(table.deletedAt.quotedDatabaseIdentifier) = ?
             WHERE \(key) = ? AND \(table.deletedAt.quotedDatabaseIdentifier) IS NULL AND \(noPending)

@@ -135,7 +135,7 @@ extension SyncEngine {
                         guard let row = record.row, let id = Self.recordID(record.pk, table: record.table, schema: schema),
                             let rowChecksum = record.rowChecksum.flatMap(ScopeChecksum.fromWire)
                         else { throw SynchroError.invalidResponse(message: "rebuild of \(scope): a record without its row or checksum") }
-                        try merger.merge(ProtocolTwoConversions.record(table: record.table, id: id, row: row, schema: schema))
+                        try merger.write(ProtocolTwoConversions.record(table: record.table, id: id, row: row, schema: schema))
                         try tagger.tag(scope, table: record.table, id: id, checksum: rowChecksum, generation: generation)
                     }
                     try merger.flush()
@@ -296,7 +296,7 @@ extension SyncEngine {
                 throw SynchroError.invalidResponse(message: "pull: an upsert of \(change.table)/\(id) without its row or checksum")
             }
             let record = ProtocolTwoConversions.record(table: change.table, id: id, row: row, schema: schema)
-            try writer.merger.merge(record)
+            try writer.merger.write(record)
             // 0.3.0 sends a row soft-deleted since its change as an upsert: it is a tombstone,
             // which no scope holds (its delete follows).
             guard record.deletedAt == nil else {
