@@ -51,6 +51,11 @@ struct PageWriteOrderTests {
             // A trigger on another table changes nothing here.
             try db.execute(sql: "CREATE TRIGGER app_other AFTER INSERT ON other BEGIN SELECT 1; END")
             #expect(try Self.positions(items, in: db) == [1, 0])
+            // A temporary trigger counts too.
+            try db.execute(sql: "CREATE TEMP TRIGGER app_temporary AFTER INSERT ON main.tasks BEGIN SELECT 1; END")
+            #expect(try Self.positions(items, in: db) == [0, 1])
+            try db.execute(sql: "DROP TRIGGER app_temporary")
+            #expect(try Self.positions(items, in: db) == [1, 0])
             try db.execute(sql: "CREATE TRIGGER app_last_task AFTER INSERT ON tasks BEGIN INSERT INTO log VALUES (NEW.id); END")
             #expect(try Self.positions(items, in: db) == [0, 1])
         }

@@ -77,11 +77,15 @@ enum WriteOrder {
         }
     }
 
-    /// The tables that have triggers other than the client's own change triggers.
+    /// The tables that have triggers other than the client's own change triggers, temporary
+    /// ones (the app's, on the writer's connection) included.
     static func tablesWithAppTriggers(in db: Database) throws -> Set<String> {
         let names = try String.fetchAll(
             db,
-            sql: "SELECT DISTINCT tbl_name FROM sqlite_master WHERE type = 'trigger' AND name NOT LIKE '\\_synchro\\_%' ESCAPE '\\'"
+            sql: """
+                SELECT tbl_name FROM sqlite_master WHERE type = 'trigger' AND name NOT LIKE '\\_synchro\\_%' ESCAPE '\\'
+                UNION SELECT tbl_name FROM sqlite_temp_master WHERE type = 'trigger'
+                """
         )
         return Set(names)
     }
