@@ -4,8 +4,8 @@ import GRDB
 /// thousands of rows of a sync page.
 ///
 /// Each run of a statement costs SQLite a statement transaction, cursors opened and closed and
-/// a halt, and GRDB a reset and its observer bookkeeping: about as much as writing a small row
-/// into two B-trees. Rows given to ``append(_:)`` wait here and go ``maximumRows`` to a
+/// a halt (a fifth of SQLite's work for a one-row upsert into a table with triggers, measured
+/// with callgrind), and GRDB a reset and its observer bookkeeping. Rows given to ``append(_:)`` wait here and go ``maximumRows`` to a
 /// statement; ``flush()`` writes the rest in statements of 32, 16, … 1 rows, so a table needs
 /// a handful of compiled statements whatever the counts.
 ///
@@ -16,8 +16,8 @@ import GRDB
 /// Nothing is written until the batch is full or flushed: flush before anything reads or
 /// writes what the waiting rows touch, and before the transaction ends.
 package struct MultiRowStatement {
-    /// The most rows one statement takes: a power of two with at most 999 parameters
-    /// (SQLite's limit before 3.32), and at most 64.
+    /// The most rows one statement takes: the largest power of two up to 64 whose rows have at
+    /// most 999 parameters (SQLite's limit before 3.32); 1 when a row alone has more.
     package let maximumRows: Int
     private let columnCount: Int
     private let sql: (_ rows: String) -> String
