@@ -8,10 +8,13 @@
 public struct SyncDeclaration: Hashable, Sendable {
     /// Who may push changes to the table.
     public enum PushPolicy: String, CaseIterable, Hashable, Sendable {
-        /// The owner pushes creates, updates and deletes (tables with `owner` or `parent`).
+        /// The owner pushes creates, updates and deletes (tables with `owner` or `parent`);
+        /// a write to another user's row, or one that gives a row to another user, is refused.
         case ownerOnly = "owner_only"
-        /// Every client pushes creates, updates and deletes (tables with `shared` or `sql`,
-        /// which have no owner).
+        /// Every client pushes creates, updates and deletes: the default for tables with
+        /// `shared` or `sql`, which have no owner. On a table with `owner` or `parent` it lifts
+        /// the ownership check on protocol 2 (any signed-in user writes any row, as on a bare
+        /// Synchro 0.3 server); protocol 1 forces ownership whatever the policy.
         case enabled
         /// Read-only for clients: every pushed change is rejected.
         case disabled

@@ -26,18 +26,14 @@ extension SpecValidator {
         }
     }
 
-    /// `owner_only` is for tables with an owner (`owner`, `parent`); `enabled` for the others.
+    /// `owner_only` needs a table with an owner (`owner`, `parent`). `enabled` suits every
+    /// table: on one with an owner it opts out of the ownership check, so any signed-in user
+    /// may write any row, as on a bare protocol-2 server (protocol 1 forces ownership anyway).
     mutating func checkPushPolicy(_ table: TableDeclaration, _ sync: SyncDeclaration) {
-        guard let location = sync.pushLocation else { return }
-        let owned = sync.shared == nil && sync.scopeQuery == nil
-        switch sync.push {
-        case .enabled where owned:
-            error("push 'enabled' is for tables with 'shared' or 'sql'; '\(table.name.value)' has an owner, so its clients push as 'owner_only' (the default) or not at all ('disabled')", at: location)
-        case .ownerOnly where !owned:
+        guard let location = sync.pushLocation, sync.push == .ownerOnly else { return }
+        if sync.shared != nil || sync.scopeQuery != nil {
             let key = sync.shared != nil ? "shared" : "sql"
             error("push 'owner_only' needs an owner, and a table with '\(key)' has none; write 'push: enabled' to let every client write '\(table.name.value)', or 'disabled'", at: location)
-        default:
-            break
         }
     }
 

@@ -23,7 +23,9 @@ struct PushProcessor {
         guard let table = schema.table(change.table) else {
             return PushResult(change, .rejectedTerminal, reason: "table_not_registered", message: "table '\(change.table)' is not synced")
         }
-        guard table.pushPolicy == .ownerOnly else {
+        // Protocol 1 always forces ownership: `push: enabled` on an owned table (the bare
+        // protocol-2 server's behaviour) is `owner_only` here, as the 0.1 server has no other.
+        guard table.pushPolicy != .disabled else {
             return PushResult(change, .rejectedTerminal, reason: "table_read_only", message: "table '\(table.name)' is read-only")
         }
         guard let operation = Operation(rawValue: change.operation) else {

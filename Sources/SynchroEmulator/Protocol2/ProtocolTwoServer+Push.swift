@@ -183,16 +183,25 @@ extension ProtocolTwoServer {
         }
         // Unsynced columns are ignored, as the real server keeps only `sync_columns`.
         let writable = mutation.columns.members.filter { table.syncedColumn($0.key) != nil && !table.pushProtectedColumns.contains($0.key) }
+        let checksOwner = ownerOnly.applies(to: table)
         // Most inserts and upserts are of new records: written at once if no row has the key,
-        // which spares the lookup. A row that has it, or values an insert would refuse, take the
-        // general path below, which looks the row up first and answers as before.
+        // which spares the lookup. A row that has it, values an insert would refuse, or a row
+        // that would not be the caller's take the general path below, which looks the row up
+        // first and answers as before.
         if mutation.operation == .insert || mutation.operation == .upsert, uniquelyKeyedTables.contains(table.name),
-            case .row(let values, let stamp) = try newRowValues(mutation, table: table, id: id, writable: writable),
-            let inserted = try SyncRowStore.insertIfAbsent(table, owner: try owner(of: values, table: table, fallback: user, in: db), values: values, in: db)
+            case .row(let values, let stamp) = try newRowValues(mutation, table: table, id: id, writable: writable)
         {
-            return try written(mutation, table: table, id: id, version: stamp, row: inserted, isNew: true, in: db)
+            let rowOwner = try owner(of: values, table: table, in: db)
+            if !checksOwner || rowOwner == user,
+                let inserted = try SyncRowStore.insertIfAbsent(table, owner: rowOwner ?? user, values: values, in: db)
+            {
+                return try written(mutation, table: table, id: id, version: stamp, row: inserted, isNew: true, in: db)
+            }
         }
         let existing = try SyncRowStore.find(table, id: id, in: db)
+        if checksOwner, let refusal = try ownerOnlyRefusal(mutation, existing: existing, table: table, writable: writable, user: user, in: db) {
+            return refusal
+        }
         switch (mutation.operation, existing) {
         case (.delete, nil), (.update, nil):
             return .terminal("validation_failed", "record does not exist", for: mutation)
@@ -252,7 +261,7 @@ extension ProtocolTwoServer {
         case .refused(let outcome):
             return outcome
         case .row(let values, let stamp):
-            let inserted = try SyncRowStore.insert(table, owner: try owner(of: values, table: table, fallback: user, in: db), values: values, in: db)
+            let inserted = try SyncRowStore.insert(table, owner: try owner(of: values, table: table, in: db) ?? user, values: values, in: db)
             return try written(mutation, table: table, id: id, version: stamp, row: inserted, isNew: true, in: db)
         }
     }
@@ -310,20 +319,53 @@ extension ProtocolTwoServer {
         return .applied(mutation, row: wire, version: version.text)
     }
 
-    /// The `_synchro_owner` protocol 1 keeps per row: the owner column's value, or the parent
-    /// row's owner, or else the caller.
-    private func owner(of values: [(column: String, value: DatabaseValue)], table: SyncTable, fallback: String, in db: Database) throws -> String {
-        func value(_ name: String?) -> String? {
-            guard let name, let match = values.first(where: { $0.column == name }) else { return nil }
-            return String.fromDatabaseValue(match.value)
+    /// The owner of a new row of `values`: its owner column's value, or its parent row's
+    /// owner; nil for a table without owners, or a row that would have none. Also the
+    /// `_synchro_owner` protocol 1 keeps per row (the caller when nil).
+    private func owner(of values: [(column: String, value: DatabaseValue)], table: SyncTable, in db: Database) throws -> String? {
+        try ownerOnly.owner(
+            in: table,
+            value: { name in values.first(where: { $0.column == name }).flatMap { String.fromDatabaseValue($0.value) } },
+            in: db
+        )
+    }
+
+    /// `policy_rejected` for a mutation of an `owner_only` table that writes a row which is not
+    /// the caller's, or would make a row someone else's (``OwnerOnlyPolicy``); nil when the
+    /// mutation may go on. Decided before anything is written, as the operator's hook decides.
+    private func ownerOnlyRefusal(
+        _ mutation: Mutation,
+        existing: StoredRow?,
+        table: SyncTable,
+        writable: [(key: String, value: JSONValue)],
+        user: String,
+        in db: Database
+    ) throws -> Outcome? {
+        if let existing, try ownerOnly.owner(of: existing, in: table, db: db) != user {
+            return .terminal("policy_rejected", OwnerOnlyPolicy.notYours(table), for: mutation)
         }
-        if let owner = value(table.ownerColumn) { return owner.lowercased() }
-        if let parentID = value(table.parentKeyColumn), let parentTable = table.parentTable.flatMap(schema.table),
-            let parent = try SyncRowStore.find(parentTable, id: parentID.lowercased(), in: db)
-        {
-            return parent.owner
+        // What the row's owner columns hold once the mutation is applied: the values sent over
+        // the stored ones (an insert: over the columns' defaults).
+        let moving = OwnerOnlyPolicy.ownershipColumns(of: table)
+        let sent = writable.filter { moving.contains($0.key) }
+        // A column sent as null is null; one not sent keeps the row's value.
+        func after(_ fallback: @escaping (String) -> String?) -> (String) -> String? {
+            { name in
+                if let value = sent.last(where: { $0.key == name })?.value { return value.stringValue }
+                return fallback(name)
+            }
         }
-        return fallback
+        let owner: String?
+        switch (mutation.operation, existing) {
+        case (.delete, _), (.update, nil):
+            return nil
+        case (.insert, let row?), (.update, let row?), (.upsert, let row?):
+            guard !sent.isEmpty else { return nil }
+            owner = try ownerOnly.owner(in: table, value: after { row.data[$0]?.stringValue }, in: db)
+        case (.insert, nil), (.upsert, nil):
+            owner = try ownerOnly.owner(in: table, value: after { table.column($0)?.defaultValue?.stringValue }, in: db)
+        }
+        return owner == user ? nil : .terminal("policy_rejected", OwnerOnlyPolicy.notForYou(table), for: mutation)
     }
 
     /// What to store for a pushed value. A uuid column keeps the canonical lower-case form, as

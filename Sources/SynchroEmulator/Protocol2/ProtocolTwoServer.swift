@@ -56,6 +56,8 @@ package struct ProtocolTwoServer: Sendable {
 
     var membership: ScopeMembership { ScopeMembership(schema: schema) }
 
+    var ownerOnly: OwnerOnlyPolicy { OwnerOnlyPolicy(schema: schema) }
+
     /// Every client's scope assignment: its user scope, then every shared scope sorted by id
     /// (§3.1, §4.2: every client gets every shared scope).
     func assignment(for user: String) -> [String] {

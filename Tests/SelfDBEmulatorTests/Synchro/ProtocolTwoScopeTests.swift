@@ -50,7 +50,8 @@ struct ProtocolTwoScopeTests {
               deleted_at: timestamp
           DocumentMember:
             table: document_members
-            sync: { owner: user_id }
+            # A user shares a document by adding another user's membership: every user may write.
+            sync: { owner: user_id, push: enabled }
             columns:
               id: { type: uuid, primaryKey: true }
               document_id: { type: uuid, nullable: false }

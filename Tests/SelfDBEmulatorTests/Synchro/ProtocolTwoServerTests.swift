@@ -272,8 +272,10 @@ struct ProtocolTwoServerTests {
             // Not UUIDs, so PostgreSQL refuses them, and 0.3.0 rolls the whole batch back.
             let badKey = try await client.push([Mutation2.task("not-a-uuid", user: Self.userA, title: "x")])
             #expect(badKey.status == 500)
-            let badColumn = try await client.push([Mutation2.task(UUID().uuidString, user: Self.userA + "0", title: "x")])
-            #expect(badColumn.status == 500, "a uuid column checks its value too")
+            // An owner that is not a UUID is not the caller: refused before anything is written,
+            // as the operator's hook refuses it (owner_only).
+            let badOwner = try await client.pushOne(Mutation2.task(UUID().uuidString, user: Self.userA + "0", title: "x"))
+            #expect(badOwner["code"] == "policy_rejected")
         }
     }
 
@@ -414,7 +416,8 @@ struct ProtocolTwoServerTests {
             try await client.sync()
             #expect(client.held[Self.scopeA]?.count == 2)
 
-            _ = try await client.pushOne(Mutation2.make("update", "tasks", moving, columns: ["user_id": .string(Self.userB)]))
+            // Moved by the operator: a user may not give a row away (owner_only).
+            try emulator.writeSyncedRow(table: "tasks", values: ["id": .string(moving), "user_id": .string(Self.userB)])
             _ = try await client.pushOne(Mutation2.make("delete", "tasks", deleted))
             let changes = try await client.sync()
             let left = try #require(changes.first { $0["pk"]?["id"] == .string(moving) })
