@@ -83,22 +83,29 @@ struct ConvergenceTests {
                 try db.execute(sql: "INSERT INTO comments (id, task_id, body) VALUES (?, ?, 'alice comment')", arguments: [UUID().uuidString, taskID])
             }
             // Bob claims Alice's id as the owner.
-            try bobPhone.execute("INSERT INTO tasks (id, title, user_id) VALUES (?, 'bob task', ?)", params: [UUID().uuidString, alice])
+            let claimed = UUID().uuidString
+            try bobPhone.execute("INSERT INTO tasks (id, title, user_id) VALUES (?, 'bob task', ?)", params: [claimed, alice])
             try await alicePhone.syncNow()
-            try await bobPhone.syncNow()
+            switch syncProtocol {
+            case .one:
+                try await bobPhone.syncNow()
+            case .two:
+                await #expect(throws: SynchroError.self) { try await bobPhone.syncNow() }
+            }
             try await alicePhone.syncNow()
             #expect(try bobPhone.live("comments", column: "body").isEmpty, "Alice's rows never reach Bob")
+            #expect(try alicePhone.live("tasks").values.sorted() == ["alice task"], "nothing of Bob's reaches Alice")
             switch syncProtocol {
             case .one:
                 // Synchro 0.1 forces the owner column to the caller.
-                #expect(try alicePhone.live("tasks").values.sorted() == ["alice task"])
                 #expect(try bobPhone.live("tasks").values.sorted() == ["bob task"])
                 #expect(try bobPhone.queryOne("SELECT user_id FROM tasks")?["user_id"] as String? == bob)
             case .two:
-                // Synchro 0.3 has no built-in ownership (operators add RLS or a write hook): the
-                // row is Alice's, in her scope, as the real server would have it.
-                #expect(try alicePhone.live("tasks").values.sorted() == ["alice task", "bob task"])
-                #expect(try world.emulator.syncedRowCount(table: "tasks", userID: alice) == 2)
+                // owner_only (as the operator's write hook would): refused, and gone from Bob's
+                // phone; the refusal is kept for the app.
+                #expect(try bobPhone.live("tasks").isEmpty)
+                #expect(try bobPhone.rejectedMutations().map(\.code) == ["policy_rejected"])
+                #expect(try world.emulator.syncedRowCount(table: "tasks", userID: alice) == 1)
             }
         }
     }

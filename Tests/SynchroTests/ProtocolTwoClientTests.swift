@@ -136,10 +136,12 @@ struct ProtocolTwoClientTests {
             try await laptop.syncNow()
             #expect(try laptop.live("tasks").keys.contains(moving))
 
-            // Handed to another user (protocol 2 has no built-in ownership).
-            try phone.execute("UPDATE tasks SET user_id = ? WHERE id = ?", params: [other, moving])
+            // Handed to another user by the operator (a device may not give its rows away:
+            // `owner_only`, see OwnerOnlyClientTests).
+            try world.emulator.writeSyncedRow(table: "tasks", values: ["id": .string(moving), "user_id": .string(other)])
             try await phone.syncNow()
             try await laptop.syncNow()
+            #expect(try phone.live("tasks").isEmpty)
             #expect(try laptop.live("tasks").isEmpty)
             #expect(try laptop.pendingChangeCount() == 0, "cleanup queues nothing")
             let receiver = try await world.startedDevice("receiver", user: other)

@@ -37,6 +37,14 @@ enum PendingQueue {
         return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM _synchro_pending") ?? 0
     }
 
+    /// Whether no change newer than `watermark` waits, in the pending queue or the change log.
+    static func isEmpty(after watermark: Int64, in db: Database) throws -> Bool {
+        guard try ChangeLog.isEmpty(in: db) else { return false }
+        let select = try db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM _synchro_pending WHERE seq > ? AND operation != '__drop')")
+        try select.bind([watermark.databaseValue])
+        return try !(Bool.fetchOne(select) ?? false)
+    }
+
     /// The records with changes newer than `watermark`, parents' tables first and oldest
     /// first within a table rank, and the highest seq seen (the next watermark). Each pass
     /// of a cycle pushes these; changes made meanwhile get a higher seq and the next pass.

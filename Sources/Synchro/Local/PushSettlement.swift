@@ -16,7 +16,16 @@ enum PushSettlement {
         var retryable = 0
     }
 
-    static func settle(_ response: PushResponse, sent: [OutgoingChange], schema: LocalSchema, applier: RecordApplier, in db: Database) throws -> Outcome {
+    /// `restoringServerRows` (protocol 2): an update or delete the server refused by policy,
+    /// without sending its row, gets the server's row back (``ScopeState/distrust(table:id:schema:in:)``).
+    static func settle(
+        _ response: PushResponse,
+        sent: [OutgoingChange],
+        schema: LocalSchema,
+        applier: RecordApplier,
+        restoringServerRows: Bool = false,
+        in db: Database
+    ) throws -> Outcome {
         // A row settled here may be in no scope of this client (written for another user).
         try MetaStore.markUnheldRowsPossible(in: db)
         var results: [String: PushResult] = [:]
@@ -86,6 +95,13 @@ enum PushSettlement {
                         // client keeps every rejected row: its values are what the server could
                         // not take, and the app may mend them.
                         try removeLocalRow(of: pending, in: table, db: db)
+                    } else if restoringServerRows, RejectedMutations.isRefusalOfTheRow(result) {
+                        // An update or delete no one may make (another user's row, a move to
+                        // another user, a read-only table), or of a row the server does not
+                        // have: the local row goes back to what the server holds. A value the
+                        // server could not take stays for the app to mend, as a set-aside
+                        // change does.
+                        try ScopeState.distrust(table: pending.table, id: pending.recordID, schema: schema, in: db)
                     }
                 } else if current != nil {
                     try rebase(pending, operation: nil, base: nil, in: db)

@@ -86,6 +86,17 @@ enum RejectedMutations {
     /// The code of a change set aside because the server failed every push holding it, even
     /// alone (see `SyncEngine.pushIsolating`).
     static let batchRolledBack = "batch_rolled_back"
+    /// The code of a write the server's policy refuses: a read-only table, or on `owner_only`
+    /// tables a row of another user.
+    static let policyRejected = "policy_rejected"
+
+    /// Whether a terminal refusal is of the write itself, whatever its values: the server's
+    /// policy (`policy_rejected`), or a row the server does not have for this user
+    /// (`validation_failed` "record does not exist", which a real server with row-level
+    /// security also answers for another user's row).
+    static func isRefusalOfTheRow(_ result: PushResult) -> Bool {
+        result.reasonCode == policyRejected || (result.reasonCode == "validation_failed" && result.message == "record does not exist")
+    }
 
     /// The mutation id the official client gives a pending change, so the same change keeps
     /// one id across retries and one entry when rejected again.

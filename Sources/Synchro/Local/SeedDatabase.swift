@@ -44,6 +44,9 @@ enum SeedDatabase {
         try queue.write { db in
             try MetaStore.install(in: db)
             try adoptOfficialFormat(in: db)
+            // A seed is a copy: its rows are checked against each scope's checksum on the first
+            // pull, not trusted as verified (ScopeState.verifiedChecksum).
+            if try db.tableExists("_synchro_scopes") { try db.execute(sql: "UPDATE _synchro_scopes SET checksum = NULL") }
             _ = try LocalSchema.load(from: db)
         }
         try queue.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
@@ -100,6 +103,8 @@ enum SeedDatabase {
                     """
             )
         }
+        // Its scopes' checksums are checked against its rows again, not trusted as verified.
+        if try db.tableExists("_synchro_scopes") { try db.execute(sql: "UPDATE _synchro_scopes SET checksum = NULL") }
         try MetaStore.set(.protocolVersion, "2", in: db)
     }
 

@@ -104,6 +104,40 @@ enum ScopeState {
         }
     }
 
+    /// The local row is not the server's copy any more (the server refused a change to it for
+    /// good, and sent no row). Protocol 2 has no request for one row, so each scope holding it
+    /// is rebuilt: its cursor and verified checksum are cleared now, in the settlement's
+    /// transaction (durable: a process that dies first rebuilds on its next pull), and a pull
+    /// page asked for before keeps them cleared (``advanceCursor(of:from:to:in:)``). The row's
+    /// `updated_at` becomes the epoch, so the rebuild's merge writes the server's row over it
+    /// whatever time the app wrote; a row the server no longer has in the scope goes when the
+    /// rebuild ends. A row no scope holds goes now, unless a local change waits for it. Such
+    /// refusals are rare (a bug, or a write the app should not make), and only they pay.
+    static func distrust(table name: String, id: String, schema: LocalSchema, in db: Database) throws {
+        let scopes = try String.fetchAll(db, sql: "SELECT scope_id FROM _synchro_scope_rows WHERE table_name = ? AND record_id = ?", arguments: [name, id])
+        guard !scopes.isEmpty else {
+            try deleteIfOrphan(table: name, id: id, schema: schema, in: db)
+            return
+        }
+        for scope in scopes {
+            try db.execute(sql: "UPDATE _synchro_scopes SET cursor = NULL, checksum = NULL WHERE scope_id = ?", arguments: [scope])
+        }
+        guard let table = schema.table(name) else { return }
+        try db.execute(
+            sql: "UPDATE \(table.name.quotedDatabaseIdentifier) SET \(table.updatedAt.quotedDatabaseIdentifier) = ? WHERE \(table.primaryKey.quotedDatabaseIdentifier) = ?",
+            arguments: ["1970-01-01T00:00:00.000Z", id]
+        )
+    }
+
+    /// Moves `scope`'s cursor to `cursor` if it still is `expected`, the one the page was
+    /// asked with; a scope whose cursor was cleared since (``distrust(table:id:schema:in:)``)
+    /// keeps it cleared. Returns whether it moved.
+    static func advanceCursor(of scope: String, from expected: String?, to cursor: String?, in db: Database) throws -> Bool {
+        try db.cachedStatement(sql: "UPDATE _synchro_scopes SET cursor = ? WHERE scope_id = ? AND cursor IS ?")
+            .execute(binding: [cursor.databaseValue, scope.databaseValue, expected.databaseValue])
+        return db.changesCount > 0
+    }
+
     /// Deletes the local row when no scope holds it and no local change waits for it. Call
     /// with the sync lock held: the delete is cleanup, not a change to push.
     static func deleteIfOrphan(table name: String, id: String, schema: LocalSchema, in db: Database) throws {
@@ -141,6 +175,26 @@ enum ScopeState {
             )
         }
         try MetaStore.set(.unheldRowsPruned, "1", in: db)
+    }
+
+    /// The server's checksum of `scope` when the rows it holds last added up to it (the
+    /// `checksum` column); nil when unknown or when anything changed the provenance since.
+    /// Whatever writes a scope's provenance clears it: a pull page that changes the scope, a
+    /// rebuild's start, a distrusted row. A last page that leaves a scope untouched and sends
+    /// this checksum again needs no sum of the scope's rows.
+    static func verifiedChecksum(of scope: String, in db: Database) throws -> Int32? {
+        let select = try db.cachedStatement(sql: "SELECT checksum FROM _synchro_scopes WHERE scope_id = ?")
+        try select.bind([scope.databaseValue])
+        return try String.fetchOne(select).flatMap(ScopeChecksum.parse)
+    }
+
+    static func setVerifiedChecksum(_ checksum: Int32, of scope: String, in db: Database) throws {
+        try db.cachedStatement(sql: "UPDATE _synchro_scopes SET checksum = ? WHERE scope_id = ?")
+            .execute(binding: [String(checksum).databaseValue, scope.databaseValue])
+    }
+
+    static func unverify(_ scope: String, in db: Database) throws {
+        try db.cachedStatement(sql: "UPDATE _synchro_scopes SET checksum = NULL WHERE scope_id = ?").execute(binding: [scope.databaseValue])
     }
 
     /// The XOR of the checksums of the rows `scope` holds.

@@ -196,19 +196,54 @@ extension SyncEngine {
                 let api = apiV2
                 prefetched = PullAhead(request: next, page: Task { [next] in try await api.sync.pull(next) })
             }
-            let mismatched = try await database.write { db in try Self.apply(page, schema: schema, applier: applier, in: db) }
+            // The usual idle answer changes nothing here: no write, so no WAL frame for `close()`
+            // to fold.
+            if try await database.read({ db in try Self.changesNothing(page, askedWith: request, in: db) }) {
+                try await pruneUnheldRowsIfDue(schema: schema)
+                return
+            }
+            let mismatched = try await database.write { db in try Self.apply(page, askedWith: request, schema: schema, applier: applier, in: db) }
             if !page.changes.isEmpty { config.logger.info("sync pulled \(page.changes.count) change\(page.changes.count == 1 ? "" : "s")") }
-            for scope in mismatched { config.logger.info("sync: scope \(scope) does not match the server's checksum; rebuilding it") }
+            for scope in mismatched { config.logger.info("sync: scope \(scope) does not match the server's rows; rebuilding it") }
             if !page.rebuild.isEmpty || !mismatched.isEmpty || !page.scopeUpdates.add.isEmpty {
+                // The page asked ahead carries cursors the rebuild replaces.
+                prefetched?.page.cancel()
+                prefetched = nil
                 try await rebuildScopesWithoutCursor()
             } else if !page.hasMore {
                 // Every scope matches the server: a row no scope holds and no local change needs
                 // is not this device's (say, one it wrote for another user, which the server
                 // then kept in that user's scope only).
-                try await database.write { db in try MetaStore.withSyncLock(db) { try ScopeState.pruneUnheld(schema: schema, onlyIfDue: true, in: db) } }
+                try await pruneUnheldRowsIfDue(schema: schema)
             }
             if !page.hasMore { return }
         }
+    }
+
+    /// Whether applying `page` would write nothing: a last page without changes, scope moves or
+    /// rebuilds, whose cursors and scope set are the ones stored, and whose checksums each scope
+    /// already verified (``ScopeState/verifiedChecksum(of:in:)``).
+    static func changesNothing(_ page: ScopedPullResponse, askedWith request: ScopedPullRequest, in db: Database) throws -> Bool {
+        guard !page.hasMore, page.changes.isEmpty, page.rebuild.isEmpty, page.scopeUpdates.add.isEmpty, page.scopeUpdates.remove.isEmpty,
+            page.scopeSetVersion == request.scopeSetVersion
+        else { return false }
+        for (scope, cursor) in page.scopeCursors {
+            guard let sent = request.scopes[scope], sent.cursor == cursor else { return false }
+        }
+        for (scope, sent) in page.checksums ?? [:] {
+            guard let expected = ScopeChecksum.parse(sent), try ScopeState.verifiedChecksum(of: scope, in: db) == expected else { return false }
+        }
+        // The request's cursors are still the stored ones (no refusal cleared one meanwhile).
+        let stored = try ScopeState.scopes(in: db)
+        guard stored.count == request.scopes.count else { return false }
+        return try stored.allSatisfy { request.scopes[$0.id]?.cursor == $0.cursor } && MetaStore.int64(.scopeSetVersion, in: db) == page.scopeSetVersion
+    }
+
+    /// Deletes the rows no scope holds when something may have left one since the last time
+    /// (a read decides, so an idle cycle writes nothing).
+    func pruneUnheldRowsIfDue(schema: LocalSchema) async throws {
+        guard try await database.read({ db in try MetaStore.string(.unheldRowsPruned, in: db) == nil }) else { return }
+        try await database.write { db in try MetaStore.withSyncLock(db) { try ScopeState.pruneUnheld(schema: schema, onlyIfDue: true, in: db) } }
     }
 
     /// A pull request made, and its page to come.
@@ -235,9 +270,15 @@ extension SyncEngine {
 
     /// Applies one pull page in one transaction, under the sync lock: its rows and provenance,
     /// cursors and scope changes; on the last page, each scope's checksum against the rows
-    /// held. Returns the scopes whose checksum did not match (their cursors are now null).
-    static func apply(_ page: ScopedPullResponse, schema: LocalSchema, applier: RecordApplier, in db: Database) throws -> [String] {
+    /// held. Returns the scopes to rebuild (their cursors are now null): those whose checksum
+    /// did not match, and those whose cursor was cleared since the page was asked for
+    /// (`request`, nil: none was; see ``ScopeState/distrust(table:id:schema:in:)``).
+    static func apply(_ page: ScopedPullResponse, askedWith request: ScopedPullRequest? = nil, schema: LocalSchema, applier: RecordApplier, in db: Database) throws -> [String] {
         try MetaStore.withSyncLock(db) {
+            // The scopes whose rows this page changes: their last verified checksum no longer
+            // stands (see ScopeState.verifiedChecksum).
+            let touched = Set(page.changes.map(\.scope))
+            for scope in touched { try ScopeState.unverify(scope, in: db) }
             // Each scope's generation, read once per page rather than once per row.
             var generations: [String: Int64] = [:]
             var writer = PageWriter(merger: applier.merger(in: db), tagger: ScopeState.Tagger(in: db))
@@ -248,17 +289,29 @@ extension SyncEngine {
                 try apply(change, generation: generation, schema: schema, writer: &writer, in: db)
             }
             try writer.flush()
-            for (scope, cursor) in page.scopeCursors { try ScopeState.setCursor(cursor, for: scope, in: db) }
+            var stalled: [String] = []
+            for (scope, cursor) in page.scopeCursors {
+                if let sent = request?.scopes[scope] {
+                    if try !ScopeState.advanceCursor(of: scope, from: sent.cursor, to: cursor, in: db) { stalled.append(scope) }
+                } else {
+                    try ScopeState.setCursor(cursor, for: scope, in: db)
+                }
+            }
             for removed in page.scopeUpdates.remove { try ScopeState.remove(removed, schema: schema, in: db) }
             for added in page.scopeUpdates.add { try ScopeState.add(added.id, in: db) }
             try MetaStore.set(.scopeSetVersion, String(page.scopeSetVersion), in: db)
             for scope in page.rebuild { try ScopeState.setCursor(nil, for: scope, in: db) }
-            var mismatched: [String] = []
-            for (scope, sent) in page.checksums ?? [:] where !page.rebuild.contains(scope) {
+            var mismatched = stalled
+            for (scope, sent) in page.checksums ?? [:] where !page.rebuild.contains(scope) && !stalled.contains(scope) {
                 guard let expected = ScopeChecksum.parse(sent) else {
                     throw SynchroError.invalidResponse(message: "pull: scope \(scope) has checksum '\(sent)'")
                 }
-                if try ScopeState.localChecksum(scope, in: db) != expected {
+                // A scope this pull did not touch, whose rows added up to this very checksum
+                // before, still does: an idle cycle reads no provenance.
+                if !touched.contains(scope), try ScopeState.verifiedChecksum(of: scope, in: db) == expected { continue }
+                if try ScopeState.localChecksum(scope, in: db) == expected {
+                    try ScopeState.setVerifiedChecksum(expected, of: scope, in: db)
+                } else {
                     try ScopeState.setCursor(nil, for: scope, in: db)
                     mismatched.append(scope)
                 }

@@ -22,6 +22,8 @@ extension SyncEngine {
     /// the next one is on the wire: its settlement starts once the next batch is marked, so the
     /// two do not queue for the writer while the server waits.
     ///
+    /// On protocol 2 a round is put in reference order first (``PendingQueue/referenceOrder(_:schema:in:)``).
+    ///
     /// `pullingAhead` (protocol 2): once the server has answered the last batch, the cycle's
     /// first pull page is asked for while the last batches are settled here (the server has
     /// written every push by then, and settling changes no cursor). It is returned when
@@ -31,6 +33,8 @@ extension SyncEngine {
         let rank = schema.pushRank
         let applier = RecordApplier(schema: schema)
         let batchSize = SynchroConfig.clamped(config.pushBatchSize)
+        // Protocol 2 names no parents: a round goes parents first by what its records name.
+        let ordersByReferences = protocolVersion.current == 2
         var watermark: Int64 = 0
         var rejected: [PushResult] = []
         var isolation = BatchIsolation()
@@ -41,7 +45,16 @@ extension SyncEngine {
         do {
             while true {
                 let after = watermark
-                let round = try await database.write { db in try PendingQueue.round(after: after, rank: rank, in: db) }
+                // Nothing to push, the usual case: a read says so, and nothing is written.
+                let idle = try await database.read { db in try PendingQueue.isEmpty(after: after, in: db) }
+                var round: (keys: [(table: String, id: String)], highest: Int64) = ([], after)
+                if !idle {
+                    round = try await database.write { db in
+                        let round = try PendingQueue.round(after: after, rank: rank, in: db)
+                        guard ordersByReferences else { return round }
+                        return (keys: try PendingQueue.referenceOrder(round.keys, schema: schema, in: db), highest: round.highest)
+                    }
+                }
                 guard !round.keys.isEmpty else {
                     let setAside = try await setAside(isolation, schema: schema, applier: applier)
                     return PushCycle(rejected: rejected + setAside, pullAhead: pullAhead)
@@ -301,9 +314,10 @@ extension SyncEngine {
 
     /// Settles `response` in one transaction, then tells the app of conflicts and rejections.
     private func settle(_ response: PushResponse, sent outgoing: [OutgoingChange], schema: LocalSchema, applier: RecordApplier) async throws -> [PushResult] {
+        let restoring = protocolVersion.current == 2
         let outcome = try await database.write { db in
             try MetaStore.withSyncLock(db) {
-                try PushSettlement.settle(response, sent: outgoing, schema: schema, applier: applier, in: db)
+                try PushSettlement.settle(response, sent: outgoing, schema: schema, applier: applier, restoringServerRows: restoring, in: db)
             }
         }
         config.logger.info(
