@@ -51,7 +51,7 @@ public final class SynchroClient: Sendable {
             if !db.configuration.readonly { try db.execute(sql: "PRAGMA cache_size = -8192; PRAGMA temp_store = MEMORY") }
         }
         // Sync and app writes wait for each other instead of failing.
-        configuration.busyMode = .timeout(10)
+        configuration.busyMode = .timeout(SyncEngine.busyTimeoutSeconds)
         do {
             try SeedDatabase.copyIfNeeded(from: config.seedDatabasePath, to: config.dbPath, logger: config.logger)
             let pool = try DatabasePool(path: config.dbPath, configuration: configuration)
@@ -88,8 +88,12 @@ public final class SynchroClient: Sendable {
         guard claimed else { return }
         // GRDB closes the writer before the readers, so SQLite never folds the WAL back into
         // the file on close; done here, the file alone is the whole database (a copy of it
-        // can seed another device). Busy readers only make it partial: not an error.
-        _ = try? database.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        // can seed another device). Busy readers only make it partial: not an error. Sync
+        // cycles that wrote fold it in the background (SyncEngine.foldWriteAheadLogSoon), and
+        // idle cycles and warm starts write nothing, so this usually finds nothing to fold: no
+        // copy, no fsync. A fold queued and not yet run runs first (the writer's queue keeps
+        // the order). Passive: the log file stays (see foldWriteAheadLogSoon).
+        _ = try? database.writeWithoutTransaction { db in try db.checkpoint(.passive) }
         do {
             try database.close()
         } catch {

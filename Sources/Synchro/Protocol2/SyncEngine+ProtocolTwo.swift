@@ -11,11 +11,12 @@ extension SyncEngine {
     /// Connects: registers this client, installs the server's schema when it differs, and
     /// applies the scope changes; then rebuilds every scope without a cursor.
     func connect() async throws {
-        let (schemaRef, setVersion, known) = try await database.read { db in
+        let (schemaRef, setVersion, known, storedProtocol) = try await database.read { db in
             (
                 SchemaRef(version: try MetaStore.int64(.schemaVersion, in: db), hash: try MetaStore.string(.schemaHash, in: db) ?? ""),
                 try MetaStore.int64(.scopeSetVersion, in: db),
-                try ScopeState.scopes(in: db)
+                try ScopeState.scopes(in: db),
+                try MetaStore.int64(.protocolVersion, in: db)
             )
         }
         let installed = schema.current
@@ -43,20 +44,26 @@ extension SyncEngine {
             fetched = nil
         }
         let current = try fetched?.schema ?? currentSchema()
-        try await database.write { db in
-            if let fetched, fetched.schema != installed {
-                try fetched.schema.install(in: db, replacing: installed)
-                try MetaStore.markUnheldRowsPossible(in: db)
+        // A warm start's usual answer changes nothing: no write (and no WAL frame for close()).
+        let unchanged =
+            fetched == nil && response.scopes.add.isEmpty && response.scopes.remove.isEmpty
+            && response.scopeSetVersion == setVersion && storedProtocol == 2
+        if !unchanged {
+            try await database.write { db in
+                if let fetched, fetched.schema != installed {
+                    try fetched.schema.install(in: db, replacing: installed)
+                    try MetaStore.markUnheldRowsPossible(in: db)
+                }
+                if let fetched {
+                    try LocalSchema.save(version: fetched.schema.version, hash: fetched.schema.hash, tables: fetched.tables, in: db)
+                }
+                try MetaStore.withSyncLock(db) {
+                    for removed in response.scopes.remove { try ScopeState.remove(removed, schema: current, in: db) }
+                }
+                for added in response.scopes.add { try ScopeState.add(added.id, in: db) }
+                try MetaStore.set(.scopeSetVersion, String(response.scopeSetVersion), in: db)
+                try MetaStore.set(.protocolVersion, "2", in: db)
             }
-            if let fetched {
-                try LocalSchema.save(version: fetched.schema.version, hash: fetched.schema.hash, tables: fetched.tables, in: db)
-            }
-            try MetaStore.withSyncLock(db) {
-                for removed in response.scopes.remove { try ScopeState.remove(removed, schema: current, in: db) }
-            }
-            for added in response.scopes.add { try ScopeState.add(added.id, in: db) }
-            try MetaStore.set(.scopeSetVersion, String(response.scopeSetVersion), in: db)
-            try MetaStore.set(.protocolVersion, "2", in: db)
         }
         if let fetched { schema.withLock { $0 = fetched.schema } }
         try await rebuildScopesWithoutCursor()

@@ -33,6 +33,8 @@ final class SyncEngine: Sendable {
     let apiV2: SynchroV2API
     /// The protocol the server speaks, as last learned (0: not known yet).
     let protocolVersion = Locked(0)
+    /// The write-ahead log as the last complete fold left it (``foldWriteAheadLogSoon()``).
+    let foldedLog = Locked<WriteAheadLogSignature?>(nil)
     let statusHandlers = EventHandlers<@Sendable (SyncStatus) -> Void>()
     let conflictHandlers = EventHandlers<@Sendable (ConflictEvent) -> Void>()
     let snapshotHandlers = EventHandlers<@Sendable () async -> Bool>()
@@ -179,6 +181,7 @@ final class SyncEngine: Sendable {
             state.withLock { state in
                 if state.cycleGeneration == generation { state.cycle = nil }
             }
+            foldWriteAheadLogSoon()
         }
         while true {
             state.withLock { $0.rerun = false }
