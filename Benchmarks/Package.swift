@@ -48,6 +48,12 @@ let package = Package(
             ],
             path: "SynchroBenchmarkSupport"
         ),
+        // Side-by-side with the official client: Scripts/side-by-side.py runs it.
+        .executableTarget(
+            name: "SynchroSideBySideDriver",
+            dependencies: [.product(name: "Synchro", package: root)],
+            path: "SideBySide/Driver"
+        ),
         .executableTarget(
             name: "SynchroProfile",
             dependencies: ["SynchroBenchmarkSupport", .product(name: "Synchro", package: root)],

@@ -4,7 +4,7 @@
 # `Scripts/format.sh --fix` rewrites the files in place first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-paths=(Sources Tests Plugins Benchmarks/Benchmarks Benchmarks/Profile Benchmarks/SynchroProfile Benchmarks/SynchroBenchmarkSupport Package.swift Benchmarks/Package.swift)
+paths=(Sources Tests Plugins Benchmarks/Benchmarks Benchmarks/Profile Benchmarks/SynchroProfile Benchmarks/SynchroBenchmarkSupport Benchmarks/SideBySide Package.swift Benchmarks/Package.swift)
 if [ "${1:-}" = "--fix" ]; then
     swift format format --in-place --recursive --parallel "${paths[@]}"
 fi
