@@ -101,11 +101,15 @@ struct ConformanceClientTests {
             tracing.steps.withLock { $0 = [] }
             try await device.syncNow()
             let steps = tracing.steps.current
-            #expect(steps.map(\.path) == ["/sync/pull", "/sync/rebuild", "/sync/rebuild", "/sync/rebuild"], "5 rows in pages of 2: \(steps)")
-            // rebuilding → rebuilding: each page applied, the cursor still null, nothing wiped.
+            // 5 rows from a first page of 2: three pages, or two when the second grew to 4
+            // (PageSize: the server answered quickly), each asked while the one before is
+            // applied.
+            let paths = steps.map(\.path)
+            #expect(paths == ["/sync/pull", "/sync/rebuild", "/sync/rebuild", "/sync/rebuild"] || paths == ["/sync/pull", "/sync/rebuild", "/sync/rebuild"], "\(steps)")
+            // rebuilding → rebuilding: the cursor still null, nothing wiped, not done until the end.
             let pages = steps.filter { $0.path == "/sync/rebuild" }
             #expect(pages.allSatisfy { $0.cursor == nil && $0.checksum == nil }, "\(steps)")
-            #expect(pages.map(\.rowsRebuilt) == [0, 2, 4], "\(steps)")
+            #expect(pages.map(\.rowsRebuilt) == pages.map(\.rowsRebuilt).sorted() && pages.allSatisfy { $0.rowsRebuilt < 5 }, "\(steps)")
             #expect(pages.allSatisfy { $0.liveRows == 5 }, "\(steps)")
 
             // rebuilding → ready only after the final page: its cursor and checksum installed.
@@ -143,7 +147,8 @@ struct ConformanceClientTests {
             let requests = Self.syncRequests(world)
             #expect(requests.first == "/sync/connect" && requests.last == "/sync/pull", "\(requests)")
             #expect(requests.dropFirst().dropLast().allSatisfy { $0 == "/sync/rebuild" }, "\(requests)")
-            #expect(requests.count { $0 == "/sync/rebuild" } == 3, "5 rows in pages of pullPageSize 2: \(requests)")
+            // 5 rows from a first page of pullPageSize 2: 3 pages, or 2 when the next grew (PageSize).
+            #expect([2, 3].contains(requests.count { $0 == "/sync/rebuild" }), "5 rows in pages from pullPageSize 2: \(requests)")
             try first.close()
 
             // Warm: one connect (no schema fetch, no registration), then one pull.

@@ -24,7 +24,9 @@ public struct SynchroConfig: Sendable {
     /// Attempts of a failing cycle before the client reports an error and gives up until the
     /// next trigger.
     public var maxRetryAttempts: Int
-    /// Records per pull page (capped at 1000).
+    /// Records per pull page (capped at 1000). With a protocol-2 server it is the size of a
+    /// run's first pull or rebuild page: the next ones grow while the server answers full
+    /// pages quickly, up to 1000, and shrink back when it slows down.
     public var pullPageSize: Int
     /// Pending changes per push request (capped at 1000).
     public var pushBatchSize: Int

@@ -119,12 +119,24 @@ extension SyncEngine {
         }
         let applier = RecordApplier(schema: schema)
         // The official 0.3.0 client pages rebuilds by `pullPageSize` (its config has no
-        // snapshot page size any more); `snapshotPageSize` is protocol 1's.
-        let limit = SynchroConfig.clamped(config.pullPageSize)
+        // snapshot page size any more); `snapshotPageSize` is protocol 1's. Here it is the
+        // first page's size (PageSize).
+        var size = PageSize(configured: config.pullPageSize)
         let generation = try await database.write { db in try ScopeState.beginRebuild(scope, in: db) }
-        var cursor: String?
+        let (api, clientID) = (apiV2, config.clientID)
+        func ask(after cursor: String?, limit: Int) -> PageAsked<RebuildResponse> {
+            PageAsked(limit: limit, page: Task { try await api.sync.rebuild(RebuildRequest(clientId: clientID, scope: scope, cursor: cursor, limit: limit)) })
+        }
+        // The next page is asked for as soon as this one's cursor is known, while this one is
+        // applied: the rebuild cursor is a page token the server keeps nothing of.
+        var next: PageAsked<RebuildResponse>? = ask(after: nil, limit: size.current)
+        defer { next?.page.cancel() }
         for _ in 0..<1_000_000 {
-            let page = try await apiV2.sync.rebuild(RebuildRequest(clientId: config.clientID, scope: scope, cursor: cursor, limit: limit))
+            guard var asked = next else { break }
+            next = nil
+            let page = try await asked.value()
+            size.record(asked: asked.limit, took: asked.elapsed, hasMore: page.hasMore)
+            if page.hasMore, let cursor = page.cursor { next = ask(after: cursor, limit: size.current) }
             let finalCursor = page.finalScopeCursor
             let checksum = page.checksum.flatMap(ScopeChecksum.parse)
             if !page.hasMore, finalCursor == nil || checksum == nil {
@@ -158,7 +170,6 @@ extension SyncEngine {
                 config.logger.info("sync rebuilt scope \(scope)")
                 return
             }
-            cursor = page.cursor
         }
     }
 
@@ -181,9 +192,10 @@ extension SyncEngine {
         defer { prefetched?.page.cancel() }
         let schema = try currentSchema()
         let applier = RecordApplier(schema: schema)
+        var size = PageSize(configured: config.pullPageSize)
         for _ in 0..<1_000_000 {
             let asked: PullAhead
-            if let prefetched { asked = prefetched } else { asked = try await askFirstPullPage(schema: schema) }
+            if let prefetched { asked = prefetched } else { asked = try await askFirstPullPage(schema: schema, limit: size.current) }
             prefetched = nil
             let request = asked.request
             let page = try await withTaskCancellationHandler {
@@ -191,11 +203,13 @@ extension SyncEngine {
             } onCancel: {
                 asked.page.cancel()
             }
+            size.record(asked: request.limit, took: ContinuousClock.now - asked.started, hasMore: page.hasMore)
             if page.hasMore != (page.checksums == nil) {
                 throw SynchroError.invalidResponse(message: "pull: checksums must come exactly on the last page")
             }
             if page.hasMore, page.rebuild.isEmpty, page.scopeUpdates.add.isEmpty, page.scopeUpdates.remove.isEmpty {
                 var next = request
+                next.limit = size.current
                 next.scopeSetVersion = page.scopeSetVersion
                 for (scope, cursor) in page.scopeCursors where next.scopes[scope] != nil {
                     next.scopes[scope] = ScopeCursorRef(cursor: cursor)
@@ -257,10 +271,38 @@ extension SyncEngine {
     struct PullAhead: Sendable {
         let request: ScopedPullRequest
         let page: Task<ScopedPullResponse, any Error>
+        /// When it was asked for (PageSize weighs the wait).
+        let started = ContinuousClock.now
+    }
+
+    /// A page asked for, and when.
+    struct PageAsked<Response: Sendable>: Sendable {
+        let limit: Int
+        let page: Task<Response, any Error>
+        let started = ContinuousClock.now
+        private(set) var elapsed: Duration = .zero
+
+        init(limit: Int, page: Task<Response, any Error>) {
+            self.limit = limit
+            self.page = page
+        }
+
+        /// The page, once it came (cancelled with the caller).
+        mutating func value() async throws -> Response {
+            let page = self.page
+            let response = try await withTaskCancellationHandler {
+                try await page.value
+            } onCancel: {
+                page.cancel()
+            }
+            elapsed = ContinuousClock.now - started
+            return response
+        }
     }
 
     /// Asks for a pull's first page, with the cursors stored, and does not wait for it.
-    func askFirstPullPage(schema: LocalSchema) async throws -> PullAhead {
+    /// `limit`: the page size (the configured one unless given).
+    func askFirstPullPage(schema: LocalSchema, limit: Int? = nil) async throws -> PullAhead {
         let (scopes, setVersion) = try await database.read { db in
             (try ScopeState.scopes(in: db), try MetaStore.int64(.scopeSetVersion, in: db))
         }
@@ -269,7 +311,7 @@ extension SyncEngine {
             schema: SchemaRef(version: schema.version, hash: schema.hash),
             scopeSetVersion: setVersion,
             scopes: Dictionary(scopes.map { ($0.id, ScopeCursorRef(cursor: $0.cursor)) }, uniquingKeysWith: { first, _ in first }),
-            limit: SynchroConfig.clamped(config.pullPageSize)
+            limit: limit ?? SynchroConfig.clamped(config.pullPageSize)
         )
         let api = apiV2
         return PullAhead(request: request, page: Task { try await api.sync.pull(request) })

@@ -1,0 +1,61 @@
+import Foundation
+import SelfDBEmulator
+import Testing
+
+@testable import Synchro
+
+/// Pull and rebuild pages grow while the server answers full pages quickly, and shrink when
+/// it slows down (`PageSize`).
+@Suite("Synchro client: page sizes that follow the server")
+struct PageSizeTests {
+    @Test("starts at the configured size; doubles after quick pages with more to come, up to 1,000; halves after a slow one, down to the configured size")
+    func growsAndShrinks() {
+        var size = PageSize(configured: 100)
+        #expect(size.current == 100)
+        size.record(asked: 100, took: .milliseconds(20), hasMore: false)
+        #expect(size.current == 100, "a last page says nothing of a larger one")
+        for expected in [200, 400, 800, 1_000, 1_000] {
+            size.record(asked: size.current, took: .milliseconds(20), hasMore: true)
+            #expect(size.current == expected)
+        }
+        size.record(asked: 1_000, took: .milliseconds(800), hasMore: true)
+        #expect(size.current == 1_000, "neither quick nor slow: kept")
+        size.record(asked: 1_000, took: .seconds(3), hasMore: true)
+        #expect(size.current == 500)
+        for _ in 0..<5 { size.record(asked: size.current, took: .seconds(3), hasMore: true) }
+        #expect(size.current == 100, "never below the configured size")
+        size.record(asked: 50, took: .milliseconds(20), hasMore: true)
+        #expect(size.current == 100, "a page asked smaller than the current size (one asked before a change) grows nothing")
+
+        #expect(PageSize(configured: 0).current == 1)
+        #expect(PageSize(configured: 5_000).current == 1_000)
+        var large = PageSize(configured: 1_000)
+        large.record(asked: 1_000, took: .milliseconds(1), hasMore: true)
+        #expect(large.current == 1_000)
+    }
+
+    @Test("a device rebuilding 3,000 rows and pulling 3,000 changes asks fewer pages than thirty each (a handful when the server is quick)")
+    func fewerPages() async throws {
+        try await SyncWorld.run(configure: ProtocolTwoClientTests.protocolTwo) { world in
+            let user = SyncWorld.newUser()
+            let writer = try await world.startedDevice("writer", user: user)
+            try writer.writeTransaction { db in
+                for index in 0..<3_000 {
+                    try db.execute(sql: "INSERT INTO tasks (id, user_id, title) VALUES (?, ?, ?)", arguments: [UUID().uuidString, user, "task \(index)"])
+                }
+            }
+            let pullsBefore = world.emulator.requestCount(method: "POST", path: "/sync/pull")
+            try await writer.syncNow()
+            let pulls = world.emulator.requestCount(method: "POST", path: "/sync/pull") - pullsBefore
+            #expect(pulls < 20, "the pushing device pulls its 3,000 changes back in \(pulls) pages")
+
+            let rebuildsBefore = world.emulator.requestCount(method: "POST", path: "/sync/rebuild")
+            let reader = try await world.startedDevice("reader", user: user)
+            let rebuilds = world.emulator.requestCount(method: "POST", path: "/sync/rebuild") - rebuildsBefore
+            #expect(try reader.live("tasks").count == 3_000)
+            #expect(rebuilds < 20, "3,000 rows in \(rebuilds) rebuild pages")
+            try await reader.syncNow()
+            #expect(try reader.pendingChangeCount() == 0)
+        }
+    }
+}
