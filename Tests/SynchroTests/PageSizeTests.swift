@@ -34,7 +34,7 @@ struct PageSizeTests {
         #expect(large.current == 1_000)
     }
 
-    @Test("a device rebuilding 3,000 rows and pulling 3,000 changes asks fewer pages than thirty each (a handful when the server is quick)")
+    @Test("3,000 rows pushed, pulled back and rebuilt take fewer requests than thirty each (a handful when the server is quick)")
     func fewerPages() async throws {
         try await SyncWorld.run(configure: ProtocolTwoClientTests.protocolTwo) { world in
             let user = SyncWorld.newUser()
@@ -45,8 +45,13 @@ struct PageSizeTests {
                 }
             }
             let pullsBefore = world.emulator.requestCount(method: "POST", path: "/sync/pull")
+            let pushesBefore = world.emulator.requestCount(method: "POST", path: "/sync/push")
             try await writer.syncNow()
             let pulls = world.emulator.requestCount(method: "POST", path: "/sync/pull") - pullsBefore
+            let pushes = world.emulator.requestCount(method: "POST", path: "/sync/push") - pushesBefore
+            #expect(pushes < 20, "3,000 changes in \(pushes) push batches")
+            #expect(try writer.pendingChangeCount() == 0)
+            #expect(try world.emulator.syncedRowCount(table: "tasks", userID: user) == 3_000)
             #expect(pulls < 20, "the pushing device pulls its 3,000 changes back in \(pulls) pages")
 
             let rebuildsBefore = world.emulator.requestCount(method: "POST", path: "/sync/rebuild")

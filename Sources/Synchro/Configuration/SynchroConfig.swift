@@ -28,7 +28,9 @@ public struct SynchroConfig: Sendable {
     /// run's first pull or rebuild page: the next ones grow while the server answers full
     /// pages quickly, up to 1000, and shrink back when it slows down.
     public var pullPageSize: Int
-    /// Pending changes per push request (capped at 1000).
+    /// Pending changes per push request (capped at 1000). With a protocol-2 server it is the
+    /// size of a cycle's first batch: the next ones grow while the server answers quickly, up
+    /// to 1000, as pull pages do.
     public var pushBatchSize: Int
     /// A database file to start from when none exists at `dbPath` (bundled with the app, made
     /// by the Synchro seed generator or copied from a synced client): it is copied to `dbPath`

@@ -3,7 +3,8 @@ import GRDB
 import SelfDBRuntime
 
 extension SyncEngine {
-    /// Pushes every pending change, parents' tables first, in batches of `pushBatchSize`.
+    /// Pushes every pending change, parents' tables first, in batches of `pushBatchSize` (on
+    /// protocol 2 the first batch's size: the next grow while the server answers quickly).
     /// Returns the changes the server rejected for good (and the pull asked for ahead).
     ///
     /// Two batches may be on the wire at once: the next batch is read, marked in flight and
@@ -35,6 +36,10 @@ extension SyncEngine {
         let batchSize = SynchroConfig.clamped(config.pushBatchSize)
         // Protocol 2 names no parents: a round goes parents first by what its records name.
         let ordersByReferences = protocolVersion.current == 2
+        // On protocol 2, batches grow as pull pages do while the server answers them quickly
+        // (PageSize, up to 1,000); a cycle starts again from `pushBatchSize`.
+        let growsBatches = protocolVersion.current == 2
+        var sizes = PageSize(configured: batchSize)
         var watermark: Int64 = 0
         var rejected: [PushResult] = []
         var isolation = BatchIsolation()
@@ -62,18 +67,25 @@ extension SyncEngine {
                 pullAhead?.page.cancel()
                 pullAhead = nil
                 watermark = round.highest
-                let batches = stride(from: 0, to: round.keys.count, by: batchSize).map { round.keys[$0..<min($0 + batchSize, round.keys.count)] }
+                // The batches are cut as they go: on protocol 2 each takes the size the answers
+                // so far allow (PageSize), the next one's when it is read ahead.
+                var taken = min(sizes.current, round.keys.count)
+                var keys = round.keys[0..<taken]
                 var readAhead: Task<[ReadAheadChange?], any Error>?
                 defer { readAhead?.cancel() }
-                for (index, keys) in batches.enumerated() {
+                while !keys.isEmpty {
                     let read = try await readAhead?.value ?? []
                     readAhead = nil
-                    let outgoing = try await database.write { db in try PendingQueue.prepare(keys, readAhead: read, schema: schema, in: db) }
+                    let outgoing = try await database.write { [keys] db in try PendingQueue.prepare(keys, readAhead: read, schema: schema, in: db) }
                     settlements.start()
-                    if index + 1 < batches.count {
-                        let (next, database) = (batches[index + 1], database)
+                    let end = min(taken + sizes.current, round.keys.count)
+                    let next = round.keys[taken..<end]
+                    taken = end
+                    if !next.isEmpty {
+                        let database = database
                         readAhead = Task { try await database.read { db in try PendingQueue.readAhead(next, schema: schema, in: db) } }
                     }
+                    keys = next
                     guard !outgoing.isEmpty else { continue }
                     if let earlier = onTheWire,
                         schema.dependsOn(outgoing.map(\.pending.table), earlier.outgoing.map(\.pending.table))
@@ -81,11 +93,13 @@ extension SyncEngine {
                     {
                         onTheWire = nil
                         rejected += try await receive(earlier, schema: schema, applier: applier, isolation: &isolation, settlements: &settlements)
+                        if growsBatches { sizes.record(asked: earlier.outgoing.count, took: ContinuousClock.now - earlier.started, hasMore: true) }
                     }
                     let earlier = onTheWire
                     onTheWire = SentBatch(outgoing: outgoing, answer: Task { try await self.send(outgoing, schema: schema) })
                     if let earlier {
                         rejected += try await receive(earlier, schema: schema, applier: applier, isolation: &isolation, settlements: &settlements)
+                        if growsBatches { sizes.record(asked: earlier.outgoing.count, took: ContinuousClock.now - earlier.started, hasMore: true) }
                     }
                 }
                 if let last = onTheWire {
@@ -125,6 +139,7 @@ extension SyncEngine {
     struct SentBatch {
         let outgoing: [OutgoingChange]
         let answer: Task<PushResponse, any Error>
+        let started = ContinuousClock.now
     }
 
     /// The answer to `batch`, taken as ``pushIsolating(_:answer:schema:applier:tries:isolation:settlements:)``
