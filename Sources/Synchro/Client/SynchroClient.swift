@@ -39,6 +39,7 @@ public final class SynchroClient: Sendable {
     public init(config: SynchroConfig, transport: any HTTPTransport) throws {
         self.config = config
         var configuration = Configuration()
+        let logFold = LogFoldState()
         configuration.prepareDatabase { db in
             db.add(function: TimestampFunction.function)
             // The writer keeps a sync's working set (rows, pending queue, scope tags) in 8 MB
@@ -48,7 +49,11 @@ public final class SynchroClient: Sendable {
             // Its statement journals (what undoes one statement of many rows that fails
             // halfway) stay in memory too: in a temporary file, a page's statements of 64 rows
             // spilled past SQLite's 64 KiB and wrote more than they saved.
-            if !db.configuration.readonly { try db.execute(sql: "PRAGMA cache_size = -8192; PRAGMA temp_store = MEMORY") }
+            if !db.configuration.readonly {
+                try db.execute(sql: "PRAGMA cache_size = -8192; PRAGMA temp_store = MEMORY")
+                // Every commit leaves frames in the log for close() to fold (LogFoldState).
+                db.add(transactionObserver: CommitWatch(logFold), extent: .databaseLifetime)
+            }
         }
         // Sync and app writes wait for each other instead of failing.
         configuration.busyMode = .timeout(SyncEngine.busyTimeoutSeconds)
@@ -67,7 +72,7 @@ public final class SynchroClient: Sendable {
                 return schema
             }
             database = pool
-            engine = SyncEngine(config: config, database: pool, schema: schema, transport: transport)
+            engine = SyncEngine(config: config, database: pool, schema: schema, transport: transport, logFold: logFold)
         } catch let error as SynchroError {
             throw error
         } catch {
@@ -90,10 +95,13 @@ public final class SynchroClient: Sendable {
         // the file on close; done here, the file alone is the whole database (a copy of it
         // can seed another device). Busy readers only make it partial: not an error. Sync
         // cycles that wrote fold it in the background (SyncEngine.foldWriteAheadLogSoon), and
-        // idle cycles and warm starts write nothing, so this usually finds nothing to fold: no
-        // copy, no fsync. A fold queued and not yet run runs first (the writer's queue keeps
-        // the order). Passive: the log file stays (see foldWriteAheadLogSoon).
-        _ = try? database.writeWithoutTransaction { db in try db.checkpoint(.passive) }
+        // idle cycles and warm starts write nothing, so there is usually nothing to fold, and
+        // nothing is done. A fold queued and not yet run has not marked the log folded: this
+        // one then runs after it (the writer's queue keeps the order), and finds nothing left.
+        // Passive: the log file stays (see foldWriteAheadLogSoon).
+        if engine.logFold.close() {
+            _ = try? database.writeWithoutTransaction { db in try db.checkpoint(.passive) }
+        }
         do {
             try database.close()
         } catch {

@@ -1,27 +1,71 @@
 import Foundation
 import GRDB
+import SelfDBRuntime
 
-/// The write-ahead log file as it stands: its size and when it was last written. Folding the
-/// log into the database file (a passive checkpoint) leaves the log file as it is, so the same
-/// signature after a fold means nothing was written since.
-struct WriteAheadLogSignature: Equatable, Sendable {
-    var size: Int64
-    var modified: Date?
-
-    /// The signature of `dbPath`'s log; nil when there is none.
-    init?(dbPath: String) {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: dbPath + "-wal") else { return nil }
-        size = (attributes[.size] as? NSNumber)?.int64Value ?? 0
-        modified = attributes[.modificationDate] as? Date
+/// Whether the write-ahead log holds frames not yet folded into the database file (cleared by
+/// every commit on the writer, ``CommitWatch``; set by a fold that took every frame), and the
+/// folds queued on the writer, so that none runs after the database is closed.
+final class LogFoldState: Sendable {
+    private struct State {
+        /// True only after a complete fold with no commit since. False at open: what an
+        /// earlier session left is not known.
+        var folded = false
+        var queued = 0
+        var closed = false
     }
+
+    private let state = Locked(State())
+
+    func commitHappened() { state.withLock { $0.folded = false } }
+
+    /// Whether a fold is to be queued now: something to fold, none queued, not closed.
+    func queueFold() -> Bool {
+        state.withLock { state in
+            guard !state.folded, state.queued == 0, !state.closed else { return false }
+            state.queued += 1
+            return true
+        }
+    }
+
+    /// A queued fold starts, on the writer's queue; false when `close()` came first (it folds).
+    func foldStarts() -> Bool {
+        state.withLock { state in
+            state.queued -= 1
+            return !state.closed
+        }
+    }
+
+    func foldCompleted() { state.withLock { $0.folded = true } }
+
+    /// Marks the database closing; no fold is queued from now on. Returns whether `close()`
+    /// must fold (or wait, on the writer's queue, for a fold queued before).
+    func close() -> Bool {
+        state.withLock { state in
+            state.closed = true
+            return !state.folded || state.queued > 0
+        }
+    }
+}
+
+/// Tells a ``LogFoldState`` of each commit on the writer. It observes no row change, only
+/// commits (an empty transaction counts too: erring on the side of a fold).
+final class CommitWatch: TransactionObserver, Sendable {
+    let state: LogFoldState
+
+    init(_ state: LogFoldState) { self.state = state }
+
+    func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { false }
+    func databaseDidChange(with event: DatabaseEvent) {}
+    func databaseDidCommit(_ db: Database) { state.commitHappened() }
+    func databaseDidRollback(_ db: Database) {}
 }
 
 extension SyncEngine {
     /// How long a write waits for another (sync and app writes queue for each other).
     static let busyTimeoutSeconds: TimeInterval = 10
 
-    /// Folds the write-ahead log into the database file in the background, after cycles that
-    /// wrote to it, so that `close()` finds nothing to fold.
+    /// Folds the write-ahead log into the database file in the background, after cycles, when
+    /// something was committed since the last fold, so that `close()` finds nothing to fold.
     ///
     /// `close()` folds the log so that the file alone is the whole database (a copy of it can
     /// seed another device). Folding frames costs a copy and an fsync of the file, 7–10 ms here
@@ -29,23 +73,17 @@ extension SyncEngine {
     /// is off the caller's path: an app write made meanwhile waits for it, as it waits for a
     /// sync transaction. The fold is passive (it never waits for a reader) and leaves the log
     /// file in place: truncating it would make the next open write to it again (GRDB fills an
-    /// empty log), so that an idle session's `close()` would have frames to fold. A cycle that
-    /// wrote nothing (the log's signature unchanged since the last fold) schedules nothing.
+    /// empty log), so that an idle session's `close()` would have frames to fold. Cycles that
+    /// wrote nothing (no commit since the last fold) schedule nothing.
     func foldWriteAheadLogSoon() {
-        guard logNeedsFold() else { return }
-        let (dbPath, folded) = (config.dbPath, foldedLog)
+        guard logFold.queueFold() else { return }
+        let state = logFold
         database.asyncWriteWithoutTransaction { db in
-            // Busy readers leave frames for the next fold, or close().
+            guard state.foldStarts() else { return }
+            // Busy readers leave frames for the next fold, or close(). On the writer's queue no
+            // commit comes between the checkpoint and the mark.
             guard let (frames, checkpointed) = try? db.checkpoint(.passive), frames == checkpointed else { return }
-            folded.withLock { $0 = WriteAheadLogSignature(dbPath: dbPath) }
+            state.foldCompleted()
         }
-    }
-
-    /// Whether the log may hold frames not folded yet: it is not empty, and was written since
-    /// the last fold this process saw complete. A hint only (a file's times are coarse): it
-    /// spares an idle cycle the fold, and `close()` folds whatever is left regardless.
-    func logNeedsFold() -> Bool {
-        guard let signature = WriteAheadLogSignature(dbPath: config.dbPath), signature.size > 0 else { return false }
-        return signature != foldedLog.current
     }
 }

@@ -33,8 +33,8 @@ final class SyncEngine: Sendable {
     let apiV2: SynchroV2API
     /// The protocol the server speaks, as last learned (0: not known yet).
     let protocolVersion = Locked(0)
-    /// The write-ahead log as the last complete fold left it (``foldWriteAheadLogSoon()``).
-    let foldedLog = Locked<WriteAheadLogSignature?>(nil)
+    /// Whether the write-ahead log is folded into the file (``foldWriteAheadLogSoon()``).
+    let logFold: LogFoldState
     let statusHandlers = EventHandlers<@Sendable (SyncStatus) -> Void>()
     let conflictHandlers = EventHandlers<@Sendable (ConflictEvent) -> Void>()
     let snapshotHandlers = EventHandlers<@Sendable () async -> Bool>()
@@ -43,9 +43,10 @@ final class SyncEngine: Sendable {
     /// The synced tables as last installed; nil until the schema is known.
     let schema: Locked<LocalSchema?>
 
-    init(config: SynchroConfig, database: DatabasePool, schema: LocalSchema?, transport: any HTTPTransport) {
+    init(config: SynchroConfig, database: DatabasePool, schema: LocalSchema?, transport: any HTTPTransport, logFold: LogFoldState = LogFoldState()) {
         self.config = config
         self.database = database
+        self.logFold = logFold
         self.schema = Locked(schema)
         let configuration = APIClient.Configuration(
             baseURL: config.serverURL,
