@@ -219,8 +219,14 @@ extension SyncEngine {
             }
             // The usual idle answer changes nothing here: no write, so no WAL frame for `close()`
             // to fold.
-            if try await database.read({ db in try Self.changesNothing(page, askedWith: request, in: db) }) {
-                try await pruneUnheldRowsIfDue(schema: schema)
+            // One read decides both: whether the page changes anything, and if not, whether the
+            // pass over unheld rows is due.
+            let idleAndPruneDue: Bool? = try await database.read { db in
+                guard try Self.changesNothing(page, askedWith: request, in: db) else { return nil }
+                return try MetaStore.string(.unheldRowsPruned, in: db) == nil
+            }
+            if let pruneDue = idleAndPruneDue {
+                if pruneDue { try await pruneUnheldRowsIfDue(schema: schema) }
                 return
             }
             let mismatched = try await database.write { db in try Self.apply(page, askedWith: request, schema: schema, applier: applier, in: db) }
@@ -303,16 +309,23 @@ extension SyncEngine {
     /// Asks for a pull's first page, with the cursors stored, and does not wait for it.
     /// `limit`: the page size (the configured one unless given).
     func askFirstPullPage(schema: LocalSchema, limit: Int? = nil) async throws -> PullAhead {
-        let (scopes, setVersion) = try await database.read { db in
-            (try ScopeState.scopes(in: db), try MetaStore.int64(.scopeSetVersion, in: db))
-        }
-        let request = ScopedPullRequest(
+        let request = try await database.read { [config] db in try Self.firstPullRequest(schema: schema, config: config, limit: limit, in: db) }
+        return askPull(request)
+    }
+
+    /// A pull's first request, with the cursors stored.
+    static func firstPullRequest(schema: LocalSchema, config: SynchroConfig, limit: Int? = nil, in db: Database) throws -> ScopedPullRequest {
+        ScopedPullRequest(
             clientId: config.clientID,
             schema: SchemaRef(version: schema.version, hash: schema.hash),
-            scopeSetVersion: setVersion,
-            scopes: Dictionary(scopes.map { ($0.id, ScopeCursorRef(cursor: $0.cursor)) }, uniquingKeysWith: { first, _ in first }),
+            scopeSetVersion: try MetaStore.int64(.scopeSetVersion, in: db),
+            scopes: Dictionary(try ScopeState.scopes(in: db).map { ($0.id, ScopeCursorRef(cursor: $0.cursor)) }, uniquingKeysWith: { first, _ in first }),
             limit: limit ?? SynchroConfig.clamped(config.pullPageSize)
         )
+    }
+
+    /// Sends `request` and does not wait for its page.
+    func askPull(_ request: ScopedPullRequest) -> PullAhead {
         let api = apiV2
         return PullAhead(request: request, page: Task { try await api.sync.pull(request) })
     }

@@ -50,8 +50,15 @@ extension SyncEngine {
         do {
             while true {
                 let after = watermark
-                // Nothing to push, the usual case: a read says so, and nothing is written.
-                let idle = try await database.read { db in try PendingQueue.isEmpty(after: after, in: db) }
+                // Nothing to push, the usual case: a read says so, and nothing is written. On a
+                // cycle's first round the same read makes the pull's first request, sent at once
+                // when nothing is pending.
+                let asksPull = pullingAhead && after == 0
+                let (idle, pullRequest) = try await database.read { [config] db in
+                    let idle = try PendingQueue.isEmpty(after: after, in: db)
+                    return (idle, idle && asksPull ? try Self.firstPullRequest(schema: schema, config: config, in: db) : nil)
+                }
+                if let pullRequest { pullAhead = askPull(pullRequest) }
                 var round: (keys: [(table: String, id: String)], highest: Int64) = ([], after)
                 if !idle {
                     round = try await database.write { db in
