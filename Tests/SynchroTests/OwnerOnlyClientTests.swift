@@ -114,7 +114,7 @@ struct OwnerOnlyClientTests {
         }
     }
 
-    @Test("on a read-only table a refused update and delete get the server's row back; a refused change to a row no scope holds drops it")
+    @Test("on a read-only table a refused update and delete get the server's row back; a refused change to a row that left the user's scope drops it")
     func refusedChangesRestored() async throws {
         let spec = try EditableSpec()
         defer { spec.remove() }

@@ -124,18 +124,19 @@ extension SyncEngine {
         var size = PageSize(configured: config.pullPageSize)
         let generation = try await database.write { db in try ScopeState.beginRebuild(scope, in: db) }
         let (api, clientID) = (apiV2, config.clientID)
-        func ask(after cursor: String?, limit: Int) -> PageAsked<RebuildResponse> {
-            PageAsked(limit: limit, page: Task { try await api.sync.rebuild(RebuildRequest(clientId: clientID, scope: scope, cursor: cursor, limit: limit)) })
+        func ask(after cursor: String?, limit: Int) -> PageAsked<RebuildRequest, RebuildResponse> {
+            let request = RebuildRequest(clientId: clientID, scope: scope, cursor: cursor, limit: limit)
+            return PageAsked(request: request, page: Task { try await api.sync.rebuild(request) })
         }
         // The next page is asked for as soon as this one's cursor is known, while this one is
         // applied: the rebuild cursor is a page token the server keeps nothing of.
-        var next: PageAsked<RebuildResponse>? = ask(after: nil, limit: size.current)
+        var next: PageAsked<RebuildRequest, RebuildResponse>? = ask(after: nil, limit: size.current)
         defer { next?.page.cancel() }
         for _ in 0..<1_000_000 {
             guard var asked = next else { break }
             next = nil
             let page = try await asked.value()
-            size.record(asked: asked.limit, took: asked.elapsed, hasMore: page.hasMore)
+            size.record(asked: asked.request.limit, took: asked.elapsed, hasMore: page.hasMore)
             if page.hasMore, let cursor = page.cursor { next = ask(after: cursor, limit: size.current) }
             let finalCursor = page.finalScopeCursor
             let checksum = page.checksum.flatMap(ScopeChecksum.parse)
@@ -194,16 +195,12 @@ extension SyncEngine {
         let applier = RecordApplier(schema: schema)
         var size = PageSize(configured: config.pullPageSize)
         for _ in 0..<1_000_000 {
-            let asked: PullAhead
+            var asked: PullAhead
             if let prefetched { asked = prefetched } else { asked = try await askFirstPullPage(schema: schema, limit: size.current) }
             prefetched = nil
             let request = asked.request
-            let page = try await withTaskCancellationHandler {
-                try await asked.page.value
-            } onCancel: {
-                asked.page.cancel()
-            }
-            size.record(asked: request.limit, took: ContinuousClock.now - asked.started, hasMore: page.hasMore)
+            let page = try await asked.value()
+            size.record(asked: request.limit, took: asked.elapsed, hasMore: page.hasMore)
             if page.hasMore != (page.checksums == nil) {
                 throw SynchroError.invalidResponse(message: "pull: checksums must come exactly on the last page")
             }
@@ -214,20 +211,21 @@ extension SyncEngine {
                 for (scope, cursor) in page.scopeCursors where next.scopes[scope] != nil {
                     next.scopes[scope] = ScopeCursorRef(cursor: cursor)
                 }
-                let api = apiV2
-                prefetched = PullAhead(request: next, page: Task { [next] in try await api.sync.pull(next) })
+                prefetched = askPull(next)
             }
-            // The usual idle answer changes nothing here: no write, so no WAL frame for `close()`
-            // to fold.
-            // One read decides both: whether the page changes anything, and if not, whether the
-            // pass over unheld rows is due.
-            let idleAndPruneDue: Bool? = try await database.read { db in
-                guard try Self.changesNothing(page, askedWith: request, in: db) else { return nil }
-                return try MetaStore.string(.unheldRowsPruned, in: db) == nil
-            }
-            if let pruneDue = idleAndPruneDue {
-                if pruneDue { try await pruneUnheldRowsIfDue(schema: schema) }
-                return
+            // The usual idle answer changes nothing here: it is not written (no write
+            // transaction, no WAL frame for `close()` to fold). One read decides whether it
+            // changes anything stored, and if not, whether the pass over unheld rows is due; a
+            // page with changes or scope moves needs no read to tell.
+            if Self.changesNothingItCarries(page, askedWith: request) {
+                let pruneDue: Bool? = try await database.read { db in
+                    guard try Self.changesNothingStored(page, askedWith: request, in: db) else { return nil }
+                    return try MetaStore.string(.unheldRowsPruned, in: db) == nil
+                }
+                if let pruneDue {
+                    if pruneDue { try await pruneUnheldRows(schema: schema) }
+                    return
+                }
             }
             let mismatched = try await database.write { db in try Self.apply(page, askedWith: request, schema: schema, applier: applier, in: db) }
             if !page.changes.isEmpty { config.logger.info("sync pulled \(page.changes.count) change\(page.changes.count == 1 ? "" : "s")") }
@@ -247,20 +245,23 @@ extension SyncEngine {
         }
     }
 
-    /// Whether applying `page` would write nothing: a last page without changes, scope moves or
-    /// rebuilds, whose cursors and scope set are the ones stored, and whose checksums each scope
-    /// already verified (``ScopeState/verifiedChecksum(of:in:)``).
-    static func changesNothing(_ page: ScopedPullResponse, askedWith request: ScopedPullRequest, in db: Database) throws -> Bool {
+    /// Whether `page` brings nothing to write, on its face: a last page without changes, scope
+    /// moves or rebuilds, whose cursors and scope set are the ones it was asked with.
+    static func changesNothingItCarries(_ page: ScopedPullResponse, askedWith request: ScopedPullRequest) -> Bool {
         guard !page.hasMore, page.changes.isEmpty, page.rebuild.isEmpty, page.scopeUpdates.add.isEmpty, page.scopeUpdates.remove.isEmpty,
             page.scopeSetVersion == request.scopeSetVersion
         else { return false }
-        for (scope, cursor) in page.scopeCursors {
-            guard let sent = request.scopes[scope], sent.cursor == cursor else { return false }
-        }
+        return page.scopeCursors.allSatisfy { scope, cursor in request.scopes[scope].map { $0.cursor == cursor } ?? false }
+    }
+
+    /// Whether applying such a page (``changesNothingItCarries(_:askedWith:)``) would write
+    /// nothing: the request's cursors and scope set are still the stored ones (no refusal
+    /// cleared one meanwhile), and each scope already verified the checksum the page sends
+    /// (``ScopeState/verifiedChecksum(of:in:)``).
+    static func changesNothingStored(_ page: ScopedPullResponse, askedWith request: ScopedPullRequest, in db: Database) throws -> Bool {
         for (scope, sent) in page.checksums ?? [:] {
             guard let expected = ScopeChecksum.parse(sent), try ScopeState.verifiedChecksum(of: scope, in: db) == expected else { return false }
         }
-        // The request's cursors are still the stored ones (no refusal cleared one meanwhile).
         let stored = try ScopeState.scopes(in: db)
         guard stored.count == request.scopes.count else { return false }
         return try stored.allSatisfy { request.scopes[$0.id]?.cursor == $0.cursor } && MetaStore.int64(.scopeSetVersion, in: db) == page.scopeSetVersion
@@ -270,26 +271,25 @@ extension SyncEngine {
     /// (a read decides, so an idle cycle writes nothing).
     func pruneUnheldRowsIfDue(schema: LocalSchema) async throws {
         guard try await database.read({ db in try MetaStore.string(.unheldRowsPruned, in: db) == nil }) else { return }
+        try await pruneUnheldRows(schema: schema)
+    }
+
+    /// Deletes the rows no scope holds (``ScopeState/pruneUnheld(schema:onlyIfDue:in:)``, which
+    /// checks again in its transaction that the pass is due).
+    func pruneUnheldRows(schema: LocalSchema) async throws {
         try await database.write { db in try MetaStore.withSyncLock(db) { try ScopeState.pruneUnheld(schema: schema, onlyIfDue: true, in: db) } }
     }
 
-    /// A pull request made, and its page to come.
-    struct PullAhead: Sendable {
-        let request: ScopedPullRequest
-        let page: Task<ScopedPullResponse, any Error>
-        /// When it was asked for (PageSize weighs the wait).
-        let started = ContinuousClock.now
-    }
-
-    /// A page asked for, and when.
-    struct PageAsked<Response: Sendable>: Sendable {
-        let limit: Int
+    /// A page asked for: its request, its answer to come, and how long the answer took.
+    struct PageAsked<Request: Sendable, Response: Sendable>: Sendable {
+        let request: Request
         let page: Task<Response, any Error>
         let started = ContinuousClock.now
+        /// From the ask to the answer, once ``value()`` returned (PageSize weighs it).
         private(set) var elapsed: Duration = .zero
 
-        init(limit: Int, page: Task<Response, any Error>) {
-            self.limit = limit
+        init(request: Request, page: Task<Response, any Error>) {
+            self.request = request
             self.page = page
         }
 
@@ -305,6 +305,9 @@ extension SyncEngine {
             return response
         }
     }
+
+    /// A pull page asked for.
+    typealias PullAhead = PageAsked<ScopedPullRequest, ScopedPullResponse>
 
     /// Asks for a pull's first page, with the cursors stored, and does not wait for it.
     /// `limit`: the page size (the configured one unless given).

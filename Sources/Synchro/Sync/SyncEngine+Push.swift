@@ -40,6 +40,10 @@ extension SyncEngine {
         // (PageSize, up to 1,000); a cycle starts again from `pushBatchSize`.
         let growsBatches = protocolVersion.current == 2
         var sizes = PageSize(configured: batchSize)
+        // Takes in how long the server took to answer `batch`.
+        func answered(_ batch: SentBatch) {
+            if growsBatches { sizes.record(asked: batch.outgoing.count, took: ContinuousClock.now - batch.started, hasMore: true) }
+        }
         var watermark: Int64 = 0
         var rejected: [PushResult] = []
         var isolation = BatchIsolation()
@@ -100,13 +104,13 @@ extension SyncEngine {
                     {
                         onTheWire = nil
                         rejected += try await receive(earlier, schema: schema, applier: applier, isolation: &isolation, settlements: &settlements)
-                        if growsBatches { sizes.record(asked: earlier.outgoing.count, took: ContinuousClock.now - earlier.started, hasMore: true) }
+                        answered(earlier)
                     }
                     let earlier = onTheWire
                     onTheWire = SentBatch(outgoing: outgoing, answer: Task { try await self.send(outgoing, schema: schema) })
                     if let earlier {
                         rejected += try await receive(earlier, schema: schema, applier: applier, isolation: &isolation, settlements: &settlements)
-                        if growsBatches { sizes.record(asked: earlier.outgoing.count, took: ContinuousClock.now - earlier.started, hasMore: true) }
+                        answered(earlier)
                     }
                 }
                 if let last = onTheWire {
