@@ -57,6 +57,9 @@ public final class SynchroClient: Sendable {
         }
         // Sync and app writes wait for each other instead of failing.
         configuration.busyMode = .timeout(SyncEngine.busyTimeoutSeconds)
+        // Releasing memory (after a sync that wrote, and on iOS memory warnings) empties the
+        // readers' caches instead of closing them: the app's next read does not pay an open.
+        configuration.persistentReadOnlyConnections = true
         do {
             try SeedDatabase.copyIfNeeded(from: config.seedDatabasePath, to: config.dbPath, logger: config.logger)
             let pool = try DatabasePool(path: config.dbPath, configuration: configuration)
