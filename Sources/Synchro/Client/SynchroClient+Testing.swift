@@ -29,7 +29,7 @@ extension SynchroClient {
         return try databaseOperation {
             try database.write { db in
                 for scope in scopes { try ScopeState.add(scope, in: db) }
-                return try SyncEngine.apply(page, schema: schema, applier: applier, in: db)
+                return try SyncEngine.apply(page, schema: schema, applier: applier, replaced: engine.replacedChecksums, in: db)
             }
         }
     }

@@ -40,6 +40,7 @@ public final class SynchroClient: Sendable {
         self.config = config
         var configuration = Configuration()
         let logFold = LogFoldState()
+        let replacedChecksums = ReplacedChecksums()
         configuration.prepareDatabase { db in
             db.add(function: TimestampFunction.function)
             // The writer keeps a sync's working set (rows, pending queue, scope tags) in 8 MB
@@ -53,6 +54,8 @@ public final class SynchroClient: Sendable {
                 try db.execute(sql: "PRAGMA cache_size = -8192; PRAGMA temp_store = MEMORY")
                 // Every commit leaves frames in the log for close() to fold (LogFoldState).
                 db.add(transactionObserver: CommitWatch(logFold), extent: .databaseLifetime)
+                // Only the writer tags provenance (ScopeState.Tagger).
+                db.add(function: replacedChecksums.function)
             }
         }
         // Sync and app writes wait for each other instead of failing.
@@ -75,7 +78,7 @@ public final class SynchroClient: Sendable {
                 return schema
             }
             database = pool
-            engine = SyncEngine(config: config, database: pool, schema: schema, transport: transport, logFold: logFold)
+            engine = SyncEngine(config: config, database: pool, schema: schema, transport: transport, logFold: logFold, replacedChecksums: replacedChecksums)
         } catch let error as SynchroError {
             throw error
         } catch {

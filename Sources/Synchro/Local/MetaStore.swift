@@ -22,17 +22,16 @@ enum MetaStore {
         /// Set when the database moved to a protocol-2 server: once every scope is rebuilt,
         /// rows no scope holds (and no local change needs) are removed.
         case pruneUnheldRows = "prune_unheld_rows"
-        /// Set by ``ScopeState/pruneUnheld(schema:onlyIfDue:in:)``; removed by whatever may leave
-        /// a row no scope holds and nothing else keeps (``MetaStore/markUnheldRowsPossible(in:)``). The last
-        /// page of a pull prunes only without it: a full pass over the synced tables on every
-        /// cycle, nothing having changed, held the writer for a time that grows with the data.
+        /// Set by a whole pass of ``ScopeState/pruneUnheld(schema:onlyIfDue:in:)``; removed by
+        /// what may leave any row held by no scope (``MetaStore/markUnheldRowsPossible(in:)``).
+        /// The frequent causes name their records instead (``ScopeState/markMayBeUnheld(table:id:in:)``):
+        /// a pass over every row of the synced tables, on every cycle that pushed a row, held
+        /// the writer for a time that grows with the data.
         case unheldRowsPruned = "unheld_rows_pruned"
     }
 
-    /// Removes ``Key/unheldRowsPruned``: a push was settled (its rows may be in no scope of
-    /// this client), a row left a scope but stays (a tombstone, or waiting for a local change),
-    /// or the schema changed. `_synchro_rejected_mutations` removes it with a trigger when the
-    /// app clears a rejection (``RejectedMutations/install(in:)``).
+    /// Removes ``Key/unheldRowsPruned``: the schema changed. `_synchro_rejected_mutations`
+    /// removes it with a trigger when the app clears a rejection (``RejectedMutations/install(in:)``).
     static func markUnheldRowsPossible(in db: Database) throws {
         try set(.unheldRowsPruned, nil, in: db)
     }

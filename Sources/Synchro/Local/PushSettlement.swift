@@ -16,18 +16,29 @@ enum PushSettlement {
         var retryable = 0
     }
 
-    /// `restoringServerRows` (protocol 2): an update or delete the server refused by policy,
-    /// without sending its row, gets the server's row back (``ScopeState/distrust(table:id:schema:in:)``).
+    /// `scoped` (protocol 2, where scopes hold the rows): an update or delete the server refused
+    /// by policy, without sending its row, gets the server's row back
+    /// (``ScopeState/distrust(table:id:schema:in:)``), and every record settled may be held by
+    /// no scope of this client once the pull is done (written for another user): the pull's
+    /// pass over unheld rows looks at them (``ScopeState/markMayBeUnheld(table:id:in:)``).
     static func settle(
         _ response: PushResponse,
         sent: [OutgoingChange],
         schema: LocalSchema,
         applier: RecordApplier,
-        restoringServerRows: Bool = false,
+        scoped: Bool = false,
         in db: Database
     ) throws -> Outcome {
-        // A row settled here may be in no scope of this client (written for another user).
-        try MetaStore.markUnheldRowsPossible(in: db)
+        if scoped {
+            var candidates = ScopeState.unheldCandidateWriter(in: db)
+            for outgoing in sent {
+                try candidates.appendRow { values in
+                    values.append(outgoing.pending.table.databaseValue)
+                    values.append(outgoing.pending.recordID.databaseValue)
+                }
+            }
+            try candidates.flush()
+        }
         var results: [String: PushResult] = [:]
         for result in response.accepted + response.rejected {
             results[key(result.tableName, result.id)] = result
@@ -95,7 +106,7 @@ enum PushSettlement {
                         // client keeps every rejected row: its values are what the server could
                         // not take, and the app may mend them.
                         try removeLocalRow(of: pending, in: table, db: db)
-                    } else if restoringServerRows, RejectedMutations.isRefusalOfTheRow(result) {
+                    } else if scoped, RejectedMutations.isRefusalOfTheRow(result) {
                         // An update or delete no one may make (another user's row, a move to
                         // another user, a read-only table), or of a row the server does not
                         // have: the local row goes back to what the server holds. A value the

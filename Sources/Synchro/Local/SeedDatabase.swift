@@ -45,8 +45,12 @@ enum SeedDatabase {
             try MetaStore.install(in: db)
             try adoptOfficialFormat(in: db)
             // A seed is a copy: its rows are checked against each scope's checksum on the first
-            // pull, not trusted as verified (ScopeState.verifiedChecksum).
-            if try db.tableExists("_synchro_scopes") { try db.execute(sql: "UPDATE _synchro_scopes SET checksum = NULL") }
+            // pull, not trusted as verified (ScopeState.verifiedChecksum), and summed from the
+            // rows it holds, not from what it kept (a copy may have been edited).
+            if try db.tableExists("_synchro_scopes") {
+                try db.execute(sql: "UPDATE _synchro_scopes SET checksum = NULL")
+                try ScopeState.sumLocalChecksumsAgain(in: db)
+            }
             _ = try LocalSchema.load(from: db)
         }
         try queue.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
@@ -103,8 +107,13 @@ enum SeedDatabase {
                     """
             )
         }
-        // Its scopes' checksums are checked against its rows again, not trusted as verified.
-        if try db.tableExists("_synchro_scopes") { try db.execute(sql: "UPDATE _synchro_scopes SET checksum = NULL") }
+        // Its scopes' checksums are checked against its rows again, not trusted as verified, and
+        // the sums of its rows are this client's own (its `local_checksum` is the official
+        // client's bookkeeping, not NULL-able).
+        if try db.tableExists("_synchro_scopes") {
+            try db.execute(sql: "UPDATE _synchro_scopes SET checksum = NULL")
+            try ScopeState.sumLocalChecksumsAgain(in: db)
+        }
         try MetaStore.set(.protocolVersion, "2", in: db)
     }
 

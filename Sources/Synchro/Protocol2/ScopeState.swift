@@ -17,7 +17,8 @@ enum ScopeState {
                     scope_id TEXT PRIMARY KEY NOT NULL,
                     cursor TEXT,
                     checksum TEXT,
-                    generation INTEGER NOT NULL DEFAULT 0
+                    generation INTEGER NOT NULL DEFAULT 0,
+                    local_checksum INTEGER
                 );
                 CREATE TABLE IF NOT EXISTS _synchro_scope_rows (
                     scope_id TEXT NOT NULL,
@@ -28,8 +29,14 @@ enum ScopeState {
                     PRIMARY KEY (scope_id, table_name, record_id)
                 ) WITHOUT ROWID;
                 CREATE INDEX IF NOT EXISTS _synchro_scope_rows_record ON _synchro_scope_rows(table_name, record_id);
+                CREATE TABLE IF NOT EXISTS _synchro_unheld_candidates (
+                    table_name TEXT NOT NULL,
+                    record_id TEXT NOT NULL COLLATE NOCASE,
+                    PRIMARY KEY (table_name, record_id)
+                ) WITHOUT ROWID;
                 """
         )
+        try installLocalChecksum(in: db)
     }
 
     /// Every scope held, by id, with its cursor (nil: rebuild).
@@ -38,14 +45,23 @@ enum ScopeState {
     }
 
     static func add(_ scope: String, in db: Database) throws {
-        try db.execute(sql: "INSERT INTO _synchro_scopes (scope_id) VALUES (?) ON CONFLICT (scope_id) DO NOTHING", arguments: [scope])
+        // A new scope holds no rows: its sum is 0, known (unless rows were left under its id).
+        try db.execute(
+            sql: """
+                INSERT INTO _synchro_scopes (scope_id, local_checksum)
+                VALUES (?, CASE WHEN EXISTS (SELECT 1 FROM _synchro_scope_rows WHERE scope_id = ?) THEN NULL ELSE 0 END)
+                ON CONFLICT (scope_id) DO NOTHING
+                """,
+            arguments: [scope, scope]
+        )
     }
 
     /// Forgets `scope` and deletes the rows only it held.
     static func remove(_ scope: String, schema: LocalSchema, in db: Database) throws {
         let rows = try Row.fetchAll(db, sql: "SELECT table_name, record_id FROM _synchro_scope_rows WHERE scope_id = ?", arguments: [scope])
-        try db.execute(sql: "DELETE FROM _synchro_scope_rows WHERE scope_id = ?", arguments: [scope])
+        // The scope first: its rows' triggers then have no sum to keep.
         try db.execute(sql: "DELETE FROM _synchro_scopes WHERE scope_id = ?", arguments: [scope])
+        try db.execute(sql: "DELETE FROM _synchro_scope_rows WHERE scope_id = ?", arguments: [scope])
         for row in rows {
             try deleteIfOrphan(table: row["table_name"], id: row["record_id"], schema: schema, in: db)
         }
@@ -60,45 +76,18 @@ enum ScopeState {
         try db.execute(sql: "UPDATE _synchro_scopes SET cursor = NULL, checksum = NULL")
     }
 
-    /// Records which scopes hold the rows of a page, with the checksums the server sent, many
-    /// rows to a statement (``MultiRowStatement``): call ``flush()`` before anything else reads
-    /// or writes the provenance, and at the end.
-    struct Tagger {
-        private var writer: MultiRowStatement
-
-        init(in db: Database) {
-            writer = MultiRowStatement(columnCount: 5, in: db) { rows in
-                """
-                INSERT INTO _synchro_scope_rows (scope_id, table_name, record_id, checksum, generation) VALUES \(rows)
-                ON CONFLICT (scope_id, table_name, record_id) DO UPDATE SET checksum = excluded.checksum, generation = excluded.generation
-                WHERE checksum IS NOT excluded.checksum OR generation IS NOT excluded.generation
-                """
-            }
-        }
-
-        /// Records that `scope` holds the row (at the latest at ``flush()``).
-        mutating func tag(_ scope: String, table: String, id: String, checksum: Int32, generation: Int64) throws {
-            try writer.appendRow { values in
-                values.append(scope.databaseValue)
-                values.append(table.databaseValue)
-                values.append(id.databaseValue)
-                values.append(Int64(checksum).databaseValue)
-                values.append(generation.databaseValue)
-            }
-        }
-
-        mutating func flush() throws {
-            try writer.flush()
-        }
-    }
-
     /// `scope` no longer holds the row; unless `keepingRow` (a tombstone the server sent, kept
     /// locally as deleted), the row goes when no scope holds it.
     static func untag(_ scope: String, table: String, id: String, keepingRow: Bool = false, schema: LocalSchema, in db: Database) throws {
-        try db.execute(sql: "DELETE FROM _synchro_scope_rows WHERE scope_id = ? AND table_name = ? AND record_id = ?", arguments: [scope, table, id])
+        let removed = try Int64.fetchOne(
+            db,
+            sql: "DELETE FROM _synchro_scope_rows WHERE scope_id = ? AND table_name = ? AND record_id = ? RETURNING checksum",
+            arguments: [scope, table, id]
+        )
+        if let removed { try changeLocalChecksum(of: scope, by: Int32(truncatingIfNeeded: removed), in: db) }
         if keepingRow {
             // Kept as a tombstone, or live when a local change made the tombstone wait.
-            try MetaStore.markUnheldRowsPossible(in: db)
+            try markMayBeUnheld(table: table, id: id, in: db)
         } else {
             try deleteIfOrphan(table: table, id: id, schema: schema, in: db)
         }
@@ -153,30 +142,6 @@ enum ScopeState {
         )
     }
 
-    /// Deletes the live rows of the synced tables that no scope holds and no local change
-    /// needs, and whose rejection the app has not cleared yet (it keeps a refused row to mend
-    /// it). Only right when every scope is complete (just rebuilt, or its checksum matched);
-    /// tombstones stay. Call with the sync lock held.
-    ///
-    /// `onlyIfDue`: not when nothing could have left such a row since the last prune
-    /// (``MetaStore/Key/unheldRowsPruned``).
-    static func pruneUnheld(schema: LocalSchema, onlyIfDue: Bool = false, in db: Database) throws {
-        if onlyIfDue, try MetaStore.string(.unheldRowsPruned, in: db) != nil { return }
-        for table in schema.tables {
-            let key = table.primaryKey.quotedDatabaseIdentifier
-            try db.execute(
-                sql: """
-                    DELETE FROM \(table.name.quotedDatabaseIdentifier) WHERE \(table.deletedAt.quotedDatabaseIdentifier) IS NULL
-                    AND NOT EXISTS (SELECT 1 FROM _synchro_scope_rows WHERE table_name = ? AND record_id = \(key))
-                    AND NOT EXISTS (SELECT 1 FROM _synchro_pending WHERE table_name = ? AND record_id = \(key) COLLATE NOCASE)
-                    AND NOT EXISTS (SELECT 1 FROM _synchro_rejected_mutations WHERE table_name = ? AND record_id = \(key) COLLATE NOCASE)
-                    """,
-                arguments: [table.name, table.name, table.name]
-            )
-        }
-        try MetaStore.set(.unheldRowsPruned, "1", in: db)
-    }
-
     /// The server's checksum of `scope` when the rows it holds last added up to it (the
     /// `checksum` column); nil when unknown or when anything changed the provenance since.
     /// Whatever writes a scope's provenance clears it: a pull page that changes the scope, a
@@ -195,12 +160,6 @@ enum ScopeState {
 
     static func unverify(_ scope: String, in db: Database) throws {
         try db.cachedStatement(sql: "UPDATE _synchro_scopes SET checksum = NULL WHERE scope_id = ?").execute(binding: [scope.databaseValue])
-    }
-
-    /// The XOR of the checksums of the rows `scope` holds.
-    static func localChecksum(_ scope: String, in db: Database) throws -> Int32 {
-        let values = try Int64.fetchAll(db, sql: "SELECT checksum FROM _synchro_scope_rows WHERE scope_id = ?", arguments: [scope])
-        return ScopeChecksum.combine(values.map { Int32(truncatingIfNeeded: $0) })
     }
 
     /// Starts a rebuild of `scope`: a new generation, the cursor and checksum cleared, durably,
@@ -226,7 +185,10 @@ enum ScopeState {
         for row in stale {
             try deleteIfOrphan(table: row["table_name"], id: row["record_id"], schema: schema, in: db)
         }
-        guard try localChecksum(scope, in: db) == checksum else { return false }
+        // Summed from the rows, not kept: a rebuild is where a sum gone wrong is put right.
+        let sum = try summedChecksum(scope, in: db)
+        try setLocalChecksum(sum, of: scope, in: db)
+        guard sum == checksum else { return false }
         try db.execute(sql: "UPDATE _synchro_scopes SET cursor = ?, checksum = ? WHERE scope_id = ?", arguments: [cursor, String(checksum), scope])
         return true
     }

@@ -118,6 +118,7 @@ extension SyncEngine {
             }
         }
         let applier = RecordApplier(schema: schema)
+        let replaced = replacedChecksums
         // The official 0.3.0 client pages rebuilds by `pullPageSize` (its config has no
         // snapshot page size any more); `snapshotPageSize` is protocol 1's. Here it is the
         // first page's size (PageSize).
@@ -149,7 +150,7 @@ extension SyncEngine {
             let matched = try await database.write { db -> Bool in
                 try MetaStore.withSyncLock(db) {
                     var merger = applier.merger(in: db)
-                    var tagger = ScopeState.Tagger(in: db)
+                    var tagger = ScopeState.Tagger(in: db, replaced: replaced)
                     for index in try WriteOrder.positions(of: page.records, in: db, key: { (table: $0.table, id: Self.recordID($0.pk, table: $0.table, schema: schema)) }) {
                         let record = page.records[index]
                         guard let row = record.row, let id = Self.recordID(record.pk, table: record.table, schema: schema),
@@ -193,6 +194,7 @@ extension SyncEngine {
         defer { prefetched?.page.cancel() }
         let schema = try currentSchema()
         let applier = RecordApplier(schema: schema)
+        let replaced = replacedChecksums
         var size = PageSize(configured: config.pullPageSize)
         for _ in 0..<1_000_000 {
             var asked: PullAhead
@@ -220,14 +222,14 @@ extension SyncEngine {
             if Self.changesNothingItCarries(page, askedWith: request) {
                 let pruneDue: Bool? = try await database.read { db in
                     guard try Self.changesNothingStored(page, askedWith: request, in: db) else { return nil }
-                    return try MetaStore.string(.unheldRowsPruned, in: db) == nil
+                    return try ScopeState.unheldPassDue(in: db)
                 }
                 if let pruneDue {
                     if pruneDue { try await pruneUnheldRows(schema: schema) }
                     return
                 }
             }
-            let mismatched = try await database.write { db in try Self.apply(page, askedWith: request, schema: schema, applier: applier, in: db) }
+            let mismatched = try await database.write { db in try Self.apply(page, askedWith: request, schema: schema, applier: applier, replaced: replaced, in: db) }
             if !page.changes.isEmpty { config.logger.info("sync pulled \(page.changes.count) change\(page.changes.count == 1 ? "" : "s")") }
             for scope in mismatched { config.logger.info("sync: scope \(scope) does not match the server's rows; rebuilding it") }
             if !page.rebuild.isEmpty || !mismatched.isEmpty || !page.scopeUpdates.add.isEmpty {
@@ -270,7 +272,7 @@ extension SyncEngine {
     /// Deletes the rows no scope holds when something may have left one since the last time
     /// (a read decides, so an idle cycle writes nothing).
     func pruneUnheldRowsIfDue(schema: LocalSchema) async throws {
-        guard try await database.read({ db in try MetaStore.string(.unheldRowsPruned, in: db) == nil }) else { return }
+        guard try await database.read({ db in try ScopeState.unheldPassDue(in: db) }) else { return }
         try await pruneUnheldRows(schema: schema)
     }
 
@@ -338,7 +340,14 @@ extension SyncEngine {
     /// held. Returns the scopes to rebuild (their cursors are now null): those whose checksum
     /// did not match, and those whose cursor was cleared since the page was asked for
     /// (`request`, nil: none was; see ``ScopeState/distrust(table:id:schema:in:)``).
-    static func apply(_ page: ScopedPullResponse, askedWith request: ScopedPullRequest? = nil, schema: LocalSchema, applier: RecordApplier, in db: Database) throws -> [String] {
+    static func apply(
+        _ page: ScopedPullResponse,
+        askedWith request: ScopedPullRequest? = nil,
+        schema: LocalSchema,
+        applier: RecordApplier,
+        replaced: ReplacedChecksums,
+        in db: Database
+    ) throws -> [String] {
         try MetaStore.withSyncLock(db) {
             // The scopes whose rows this page changes: their last verified checksum no longer
             // stands (see ScopeState.verifiedChecksum).
@@ -346,7 +355,7 @@ extension SyncEngine {
             for scope in touched { try ScopeState.unverify(scope, in: db) }
             // Each scope's generation, read once per page rather than once per row.
             var generations: [String: Int64] = [:]
-            var writer = PageWriter(merger: applier.merger(in: db), tagger: ScopeState.Tagger(in: db))
+            var writer = PageWriter(merger: applier.merger(in: db), tagger: ScopeState.Tagger(in: db, replaced: replaced))
             for index in try WriteOrder.positions(of: page.changes, in: db, key: { (table: $0.table, id: Self.recordID($0.pk, table: $0.table, schema: schema)) }) {
                 let change = page.changes[index]
                 let generation = try generations[change.scope] ?? ScopeState.generation(of: change.scope, in: db)

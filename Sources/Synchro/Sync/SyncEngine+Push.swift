@@ -340,10 +340,10 @@ extension SyncEngine {
 
     /// Settles `response` in one transaction, then tells the app of conflicts and rejections.
     private func settle(_ response: PushResponse, sent outgoing: [OutgoingChange], schema: LocalSchema, applier: RecordApplier) async throws -> [PushResult] {
-        let restoring = protocolVersion.current == 2
+        let scoped = protocolVersion.current == 2
         let outcome = try await database.write { db in
             try MetaStore.withSyncLock(db) {
-                try PushSettlement.settle(response, sent: outgoing, schema: schema, applier: applier, restoringServerRows: restoring, in: db)
+                try PushSettlement.settle(response, sent: outgoing, schema: schema, applier: applier, scoped: scoped, in: db)
             }
         }
         config.logger.info(

@@ -35,6 +35,9 @@ final class SyncEngine: Sendable {
     let protocolVersion = Locked(0)
     /// Whether the write-ahead log is folded into the file (``foldWriteAheadLogSoon()``).
     let logFold: LogFoldState
+    /// What the writer's provenance upserts replaced (``ScopeState/Tagger``); its function is
+    /// on the writer.
+    let replacedChecksums: ReplacedChecksums
     let statusHandlers = EventHandlers<@Sendable (SyncStatus) -> Void>()
     let conflictHandlers = EventHandlers<@Sendable (ConflictEvent) -> Void>()
     let snapshotHandlers = EventHandlers<@Sendable () async -> Bool>()
@@ -43,10 +46,11 @@ final class SyncEngine: Sendable {
     /// The synced tables as last installed; nil until the schema is known.
     let schema: Locked<LocalSchema?>
 
-    init(config: SynchroConfig, database: DatabasePool, schema: LocalSchema?, transport: any HTTPTransport, logFold: LogFoldState = LogFoldState()) {
+    init(config: SynchroConfig, database: DatabasePool, schema: LocalSchema?, transport: any HTTPTransport, logFold: LogFoldState, replacedChecksums: ReplacedChecksums) {
         self.config = config
         self.database = database
         self.logFold = logFold
+        self.replacedChecksums = replacedChecksums
         self.schema = Locked(schema)
         let configuration = APIClient.Configuration(
             baseURL: config.serverURL,
