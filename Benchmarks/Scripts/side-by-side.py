@@ -21,7 +21,8 @@ the emulator. Per client and round, in this order:
   tracked-write  --rows INSERTs into the synced table vs into a local table made with SQL
                  (--write-repeats times, each on a fresh database and user, the two
                  writes' order alternating)
-  noop           a fresh device syncs the e2e rows, then --calls syncNow() with nothing to do
+  noop           a fresh device syncs the e2e rows, then --calls syncNow() with nothing to do,
+                 then --calls times one row updated and syncNow() (an edit pushed)
   warm           that device reopened: init + start() (its first cycle), then an idle close()
 
 Requests are counted per phase from the emulator's request log: the driver GETs
@@ -215,6 +216,8 @@ ROWS = (
     ("tracked / untracked", "tracked-write", "tracked_over_untracked", 1, "x"),
     ("no-op syncNow wall", "noop", "noop_wall_s", 1000, "ms"),
     ("no-op syncNow CPU (user+sys)", "noop", "noop_cpu_s", 1000, "ms"),
+    ("edit + syncNow wall (one row pushed)", "noop", "edit_wall_s", 1000, "ms"),
+    ("edit + syncNow CPU", "noop", "edit_cpu_s", 1000, "ms"),
     ("warm start wall (init + start)", "warm", "warm_wall_s", 1000, "ms"),
     ("warm start CPU", "warm", "warm_cpu_s", 1000, "ms"),
     ("  init only", "warm", "init_wall_s", 1000, "ms"),
@@ -233,6 +236,7 @@ REQUEST_ROWS = (
     ("e2e B start + syncNow", "e2e", "pull", 1),
     ("tracked-write start (setup)", "tracked-write", "setup", 1),
     ("no-op syncNow (per call)", "noop", "noop", None),
+    ("edit + syncNow (per call)", "noop", "edit", None),
     ("warm start", "warm", "warm", 1),
     ("close() (idle)", "warm", "close", 1),
 )

@@ -16,7 +16,9 @@
 //   tracked-write `rows` INSERTs into the synced `tasks` vs into a plain local table, in
 //                 one transaction each, in the `--order` given (untracked first by default).
 //   noop          fresh `PATH` syncs fully (expects `expect` tasks), then `calls` syncNow()
-//                 with nothing to do, each timed (wall and process CPU). Leaves `PATH`.
+//                 with nothing to do, each timed (wall and process CPU); then `calls` times:
+//                 one task updated in a transaction and syncNow() (an edit pushed), timed.
+//                 Leaves `PATH`.
 //   warm          reopens `PATH` (left by noop): init + start() (which runs the first cycle),
 //                 then close() after an idle pause.
 //
@@ -185,6 +187,13 @@ func requireCount(_ client: SynchroClient, _ sql: String, _ expected: Int, _ wha
 
 let stamp = "2026-11-29T00:00:00.000Z"
 
+/// Now, as the clients write timestamps (an edit is newer than what the server holds).
+func isoNow() -> String {
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    return formatter.string(from: Date())
+}
+
 /// `rows` tasks of this user, in one transaction, one prepared INSERT.
 func insertTasks(_ client: SynchroClient, table: String, rows: Int, label: String) throws {
     try client.writeTransaction { db in
@@ -301,10 +310,30 @@ func noop() async throws -> [String: Any] {
     await mark("noop", server: options.server)
     try requireCount(client, "SELECT COUNT(*) AS n FROM tasks", options.expect, "tasks after the no-op syncs")
     guard try client.pendingChangeCount() == 0 else { fail("pending changes after the no-op syncs") }
+
+    // What an app pays per edit: one row changed, then a sync that pushes it (and pulls).
+    guard let row = try client.queryOne("SELECT id FROM tasks ORDER BY id LIMIT 1"), let id: String = row["id"] else {
+        fail("no task to edit")
+    }
+    var editWalls: [Double] = []
+    var editCPUs: [Double] = []
+    for call in 0..<options.calls {
+        let (_, sample) = try await measure {
+            try client.writeTransaction { db in
+                try db.execute(sql: "UPDATE tasks SET title = ?, updated_at = ? WHERE id = ?", arguments: ["edit \(call)", isoNow(), id])
+            }
+            try await client.syncNow()
+        }
+        editWalls.append(sample.wall)
+        editCPUs.append(sample.cpu)
+    }
+    await mark("edit", server: options.server)
+    guard try client.pendingChangeCount() == 0 else { fail("pending changes after the edits") }
     try client.close()
     return [
         "noop_wall_s": median(walls), "noop_cpu_s": median(cpus), "calls": options.calls,
         "noop_wall_min_s": walls.min() ?? .nan, "noop_wall_max_s": walls.max() ?? .nan,
+        "edit_wall_s": median(editWalls), "edit_cpu_s": median(editCPUs),
     ]
 }
 
