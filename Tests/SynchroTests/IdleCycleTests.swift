@@ -17,6 +17,16 @@ struct IdleCycleTests {
         return (try Data(contentsOf: URL(fileURLWithPath: path)), (try? Data(contentsOf: URL(fileURLWithPath: path + "-wal"))) ?? Data())
     }
 
+    /// Waits (up to 10 s) until the background fold took the log into the file: a second after
+    /// cycles of a few rows (SyncEngine.quietBeforeFold).
+    static func logFolded(_ client: SynchroClient) async throws -> Bool {
+        for _ in 0..<200 {
+            if client.engine.logFold.isFolded { return true }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return false
+    }
+
     /// The live tasks of a copy of `client`'s database file alone, without its log.
     static func tasksInACopyOfTheFile(_ client: SynchroClient, in world: SyncWorld) throws -> Int {
         let copy = world.directory.appendingPathComponent("copy-\(UUID().uuidString).sqlite").path
@@ -28,7 +38,7 @@ struct IdleCycleTests {
         return try copied.live("tasks").count
     }
 
-    @Test("after a sync the log is folded into the file in the background; idle cycles write nothing, one request each")
+    @Test("after a sync of a few rows the log is folded into the file a second later; idle cycles write nothing, one request each")
     func idleCyclesWriteNothing() async throws {
         try await SyncWorld.run(configure: ProtocolTwoClientTests.protocolTwo) { world in
             let user = SyncWorld.newUser()
@@ -39,6 +49,7 @@ struct IdleCycleTests {
             try await writer.syncNow()
             let reader = try await world.startedDevice("reader", user: user)
             #expect(try reader.live("tasks").count == 30)
+            #expect(try await Self.logFolded(reader))
             let synced = try Self.files(reader)
             #expect(try Self.tasksInACopyOfTheFile(reader, in: world) == 30, "the sync's log was folded into the file")
 
@@ -54,6 +65,7 @@ struct IdleCycleTests {
             try await writer.syncNow()
             try await reader.syncNow()
             #expect(try reader.live("tasks").values.contains("renamed"))
+            #expect(try await Self.logFolded(reader))
             let changed = try Self.files(reader)
             #expect(changed.database != idle.database)
             try await reader.syncNow()
@@ -81,6 +93,7 @@ struct IdleCycleTests {
             #expect(try again.live("tasks").count == 21)
             #expect(try again.pendingChangeCount() == 0)
             try await again.syncNow()
+            #expect(try await Self.logFolded(again))
             let started = try Self.files(again)
             // The unsynced row was pushed by the first cycle; after that, nothing is written.
             try await again.syncNow()
