@@ -85,13 +85,14 @@ final class LogFoldState: Sendable {
     /// quiet moment is cancelled. Returns whether `close()` must fold (or wait, on the
     /// writer's queue, for a fold queued before).
     func close() -> Bool {
-        let (fold, waiting) = state.withLock { state -> (Bool, Task<Void, Never>?) in
+        // Cancelled under the lock: a tuple with a task, returned, costs the runtime the
+        // building of its type at the first close of a process (see SyncEngine.stop).
+        state.withLock { state in
             state.closed = true
-            defer { state.waiting = nil }
-            return (!state.folded || state.queued > 0, state.waiting)
+            state.waiting?.cancel()
+            state.waiting = nil
+            return !state.folded || state.queued > 0
         }
-        waiting?.cancel()
-        return fold
     }
 }
 

@@ -114,16 +114,16 @@ final class SyncEngine: Sendable {
     }
 
     private func stop(status: SyncStatus) {
-        let tasks = state.withLock { state -> [Task<Void, Never>?] in
+        // Cancelled under the lock, so that nothing generic crosses it: the first `stop()` of a
+        // process paid 0.15–0.2 ms for the runtime to build the type of an array of tasks.
+        state.withLock { state in
             state.phase = .stopped
-            defer {
-                state.timer = nil
-                state.debounce = nil
-            }
             state.cycle?.cancel()
-            return [state.timer, state.debounce]
+            state.timer?.cancel()
+            state.debounce?.cancel()
+            state.timer = nil
+            state.debounce = nil
         }
-        for task in tasks { task?.cancel() }
         setStatus(status)
     }
 
