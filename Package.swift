@@ -26,6 +26,7 @@ let package = Package(
         .plugin(name: "SelfDBCodegenPlugin", targets: ["SelfDBCodegenPlugin"]),
         .plugin(name: "SelfDBCodegenCommand", targets: ["SelfDBCodegenCommand"]),
         .plugin(name: "SelfDBValidateCommand", targets: ["SelfDBValidateCommand"]),
+        .plugin(name: "SelfDBIntrospectCommand", targets: ["SelfDBIntrospectCommand"]),
     ],
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.0.0"),
@@ -53,11 +54,18 @@ let package = Package(
             name: "SelfDBCodegen",
             dependencies: ["SelfDBSpec"]
         ),
+        // `selfdb-codegen introspect`: table specs from a running SelfDB. Plain URLSession, so
+        // the generator links no client runtime.
+        .target(
+            name: "SelfDBIntrospection",
+            dependencies: ["SelfDBSpec"]
+        ),
         .executableTarget(
             name: "selfdb-codegen",
             dependencies: [
                 "SelfDBSpec",
                 "SelfDBCodegen",
+                "SelfDBIntrospection",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -75,6 +83,17 @@ let package = Package(
                 ),
                 permissions: [
                     .writeToPackageDirectory(reason: "Writes generated Swift next to the specs when asked to.")
+                ]
+            ),
+            dependencies: ["selfdb-codegen"]
+        ),
+        .plugin(
+            name: "SelfDBIntrospectCommand",
+            capability: .command(
+                intent: .custom(verb: "selfdb-introspect", description: "Write or update table specs from a running SelfDB server."),
+                permissions: [
+                    .allowNetworkConnections(scope: .all(), reason: "Reads the table definitions of the SelfDB server given by --url."),
+                    .writeToPackageDirectory(reason: "Writes the spec named by --output."),
                 ]
             ),
             dependencies: ["selfdb-codegen"]
@@ -235,6 +254,10 @@ let package = Package(
             name: "SelfDBSpecTests",
             dependencies: ["SelfDBSpec", "SelfDBTestSupport"],
             exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "SelfDBIntrospectionTests",
+            dependencies: ["SelfDBIntrospection", "SelfDBSpec", "SelfDBCodegen", "SelfDBEmulator"]
         ),
         .testTarget(
             name: "SelfDBCodegenTests",

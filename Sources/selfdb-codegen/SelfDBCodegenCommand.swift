@@ -5,11 +5,11 @@ import SelfDBSpec
 
 /// `selfdb-codegen`: validate specs in CI, or generate Swift from them.
 @main
-struct SelfDBCodegenCommand: ParsableCommand {
+struct SelfDBCodegenCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "selfdb-codegen",
-        abstract: "Validate SelfDB spec files and generate Swift from them.",
-        subcommands: [Validate.self, Generate.self]
+        abstract: "Validate SelfDB spec files, generate Swift from them, and write table specs from a running server.",
+        subcommands: [Validate.self, Generate.self, Introspect.self]
     )
 }
 

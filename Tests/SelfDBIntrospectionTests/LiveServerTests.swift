@@ -1,0 +1,145 @@
+import Foundation
+import SelfDBCodegen
+import SelfDBEmulator
+import SelfDBSpec
+import Testing
+
+@testable import SelfDBIntrospection
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Introspection of a running server: the emulator on loopback, tables made through its API.
+@Suite("Introspection: a running server")
+struct LiveServerTests {
+    static let apiKey = "introspection-key"
+    static let admin = (email: "admin@example.com", password: "AdminPass123!")
+
+    /// Every column type SelfDB names, and a raw SQL one.
+    static var everyType: [String: Any] {
+        Dictionary(
+            uniqueKeysWithValues: ColumnType.allCases.map { ("c_\($0.rawValue)", ["type": $0.rawValue] as [String: Any]) }
+                + [("id", ["type": "uuid", "nullable": false]), ("stamp", ["type": "TIMESTAMPTZ"]), ("n", ["type": "integer", "nullable": false, "default": 7])]
+        )
+    }
+
+    static func withServer(_ body: (SelfDBEmulator) async throws -> Void) async throws {
+        let emulator = try await SelfDBEmulator.start(
+            .init(apiKey: apiKey, admin: .init(email: admin.email, password: admin.password), passwordHashIterations: 1_000)
+        )
+        do {
+            try await body(emulator)
+            await emulator.stop()
+        } catch {
+            await emulator.stop()
+            throw error
+        }
+    }
+
+    /// A request to the server as any HTTP client makes it.
+    @discardableResult
+    static func send(_ emulator: SelfDBEmulator, _ method: String, _ path: String, token: String? = nil, json: Any? = nil) async throws -> Any {
+        var request = URLRequest(url: emulator.baseURL.appendingPathComponent(path))
+        if path.hasSuffix("/"), let url = URL(string: emulator.baseURL.absoluteString + "/" + path) { request.url = url }
+        request.httpMethod = method
+        request.setValue(apiKey, forHTTPHeaderField: "X-API-Key")
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        if let json {
+            request.httpBody = try JSONSerialization.data(withJSONObject: json)
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        #expect((200..<300).contains(status), "\(method) \(path): \(status) \(String(decoding: data, as: UTF8.self))")
+        return try JSONSerialization.jsonObject(with: data)
+    }
+
+    static func token(_ emulator: SelfDBEmulator) async throws -> String {
+        let pair = try await send(emulator, "POST", "users/token", json: ["email": admin.email, "password": admin.password])
+        return (pair as? [String: Any])?["access_token"] as? String ?? ""
+    }
+
+    @Test("tables of every column type, made through the API: introspected, the spec compiles and generates their row types")
+    func roundTrip() async throws {
+        try await Self.withServer { emulator in
+            let token = try await Self.token(emulator)
+            try await Self.send(emulator, "POST", "tables/", token: token, json: ["name": "every_types", "table_schema": Self.everyType, "description": "All of them"])
+            try await Self.send(
+                emulator,
+                "POST",
+                "tables/",
+                token: token,
+                json: ["name": "todo_items", "public": true, "table_schema": ["id": ["type": "uuid"], "title": ["type": "text", "nullable": false]]]
+            )
+            let source = try TableSource(url: emulator.baseURL.absoluteString, apiKey: Self.apiKey, credentials: .password(email: Self.admin.email, password: Self.admin.password))
+            let outcome = try await Introspector.run(source)
+            let compiled = SpecCompiler.compile(outcome.text, file: "introspected.yaml")
+            #expect(compiled.diagnostics.isEmpty, "\(compiled.diagnostics)\n\(outcome.text)")
+            let spec = try #require(compiled.spec)
+            #expect(spec.tables.map(\.name.value) == ["EveryType", "TodoItem"])
+            let every = try #require(spec.tables.first)
+            for type in ColumnType.allCases {
+                #expect(every.columns.first { $0.name.value == "c_\(type.rawValue)" }?.type?.value == type)
+            }
+            #expect(every.columns.first { $0.name.value == "stamp" }?.type?.value == .timestamp)
+            #expect(every.columns.first { $0.name.value == "n" }?.defaultValue?.value == .int(7))
+            #expect(outcome.text.contains("# server type 'TIMESTAMPTZ'"))
+            let generated = CodeGenerator.generate(spec, displayPath: "introspected.yaml").map(\.contents).joined()
+            #expect(generated.contains("struct EveryType"))
+            #expect(generated.contains("struct TodoItem"))
+
+            // Anonymous: public tables only. One table by name.
+            let anonymous = try TableSource(url: emulator.baseURL.absoluteString, apiKey: Self.apiKey)
+            #expect(try await anonymous.tables().map(\.name) == ["todo_items"])
+            #expect(try await source.tables(named: ["todo_items"]).map(\.name) == ["todo_items"])
+
+            // Run again over the spec: nothing changed, the same bytes.
+            let again = try await Introspector.run(source, existing: (outcome.text, "introspected.yaml"))
+            #expect(again.text == outcome.text)
+        }
+    }
+
+    @Test("errors: a closed port, a bad key, a bad password or token, a table not served, a bad URL: one clear typed error each")
+    func errors() async throws {
+        try await Self.withServer { emulator in
+            let url = emulator.baseURL.absoluteString
+            await #expect(throws: IntrospectionError.badAPIKey(url: url)) { try await TableSource(url: url, apiKey: "wrong").tables() }
+            await #expect(throws: IntrospectionError.self) {
+                try await TableSource(url: url, apiKey: Self.apiKey, credentials: .password(email: Self.admin.email, password: "nope-nope")).tables()
+            }
+            do {
+                _ = try await TableSource(url: url, apiKey: Self.apiKey, credentials: .password(email: Self.admin.email, password: "nope-nope")).tables()
+            } catch let error as IntrospectionError {
+                guard case .badCredentials = error else {
+                    Issue.record("\(error)")
+                    return
+                }
+            }
+            await #expect(throws: IntrospectionError.noSuchTable("ghosts")) {
+                try await TableSource(url: url, apiKey: Self.apiKey, credentials: .token(try await Self.token(emulator))).tables(named: ["ghosts"])
+            }
+        }
+        // Nothing listens there any more.
+        let closed = try await Self.closedPortURL()
+        do {
+            _ = try await TableSource(url: closed, apiKey: Self.apiKey).tables()
+            Issue.record("a closed port answered")
+        } catch let error as IntrospectionError {
+            guard case .unreachable = error else {
+                Issue.record("\(error)")
+                return
+            }
+            #expect(error.description.hasPrefix("cannot reach \(closed)"))
+        }
+        #expect(throws: IntrospectionError.badURL("ftp://x")) { try TableSource(url: "ftp://x", apiKey: "k") }
+    }
+
+    /// The URL of a server that was just stopped: its port refuses connections.
+    static func closedPortURL() async throws -> String {
+        let emulator = try await SelfDBEmulator.start(.init(apiKey: apiKey, passwordHashIterations: 1_000))
+        let url = emulator.baseURL.absoluteString
+        await emulator.stop()
+        return url
+    }
+}
