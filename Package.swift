@@ -257,7 +257,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SelfDBIntrospectionTests",
-            dependencies: ["SelfDBIntrospection", "SelfDBSpec", "SelfDBCodegen", "SelfDBEmulator"]
+            dependencies: ["SelfDBIntrospection", "SelfDBSpec", "SelfDBCodegen", "SelfDBEmulator", "SelfDBTestSupport", "SelfDBRuntime"]
         ),
         .testTarget(
             name: "SelfDBCodegenTests",

@@ -1,7 +1,9 @@
 import Foundation
 import SelfDBCodegen
 import SelfDBEmulator
+import SelfDBRuntime
 import SelfDBSpec
+import SelfDBTestSupport
 import Testing
 
 @testable import SelfDBIntrospection
@@ -15,14 +17,6 @@ import FoundationNetworking
 struct LiveServerTests {
     static let apiKey = "introspection-key"
     static let admin = (email: "admin@example.com", password: "AdminPass123!")
-
-    /// Every column type SelfDB names, and a raw SQL one.
-    static var everyType: [String: Any] {
-        Dictionary(
-            uniqueKeysWithValues: ColumnType.allCases.map { ("c_\($0.rawValue)", ["type": $0.rawValue] as [String: Any]) }
-                + [("id", ["type": "uuid", "nullable": false]), ("stamp", ["type": "TIMESTAMPTZ"]), ("n", ["type": "integer", "nullable": false, "default": 7])]
-        )
-    }
 
     static func withServer(_ body: (SelfDBEmulator) async throws -> Void) async throws {
         let emulator = try await SelfDBEmulator.start(
@@ -39,16 +33,15 @@ struct LiveServerTests {
 
     /// A request to the server as any HTTP client makes it.
     @discardableResult
-    static func send(_ emulator: SelfDBEmulator, _ method: String, _ path: String, token: String? = nil, json: Any? = nil) async throws -> Any {
+    static func send(_ emulator: SelfDBEmulator, _ method: String, _ path: String, token: String? = nil, json: Any? = nil, body: Data? = nil) async throws -> Any {
         var request = URLRequest(url: emulator.baseURL.appendingPathComponent(path))
         if path.hasSuffix("/"), let url = URL(string: emulator.baseURL.absoluteString + "/" + path) { request.url = url }
         request.httpMethod = method
         request.setValue(apiKey, forHTTPHeaderField: "X-API-Key")
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-        if let json {
-            request.httpBody = try JSONSerialization.data(withJSONObject: json)
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        }
+        if let json { request.httpBody = try JSONSerialization.data(withJSONObject: json) }
+        if let body { request.httpBody = body }
+        if request.httpBody != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
         let (data, response) = try await URLSession.shared.data(for: request)
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         #expect((200..<300).contains(status), "\(method) \(path): \(status) \(String(decoding: data, as: UTF8.self))")
@@ -60,30 +53,33 @@ struct LiveServerTests {
         return (pair as? [String: Any])?["access_token"] as? String ?? ""
     }
 
-    @Test("tables of every column type, made through the API: introspected, the spec compiles and generates their row types")
+    @Test("tables of every column type, made through the API: introspected into the committed spec, which compiles and generates their row types")
     func roundTrip() async throws {
         try await Self.withServer { emulator in
             let token = try await Self.token(emulator)
-            try await Self.send(emulator, "POST", "tables/", token: token, json: ["name": "every_types", "table_schema": Self.everyType, "description": "All of them"])
-            try await Self.send(
-                emulator,
-                "POST",
-                "tables/",
-                token: token,
-                json: ["name": "todo_items", "public": true, "table_schema": ["id": ["type": "uuid"], "title": ["type": "text", "nullable": false]]]
-            )
+            for table in IntrospectionFixture.tables {
+                try await Self.send(emulator, "POST", "tables/", token: token, body: try IntrospectionFixture.createBody(table).serialized())
+            }
             let source = try TableSource(url: emulator.baseURL.absoluteString, apiKey: Self.apiKey, credentials: .password(email: Self.admin.email, password: Self.admin.password))
             let outcome = try await Introspector.run(source)
+            // The spec SelfDBClientTests generates row types from, and writes rows with
+            // (UPDATE_INTROSPECTION_FIXTURE=1 writes it again).
+            let written = outcome.text.replacingOccurrences(of: emulator.baseURL.absoluteString, with: "http://localhost:8000")
+            if ProcessInfo.processInfo.environment["UPDATE_INTROSPECTION_FIXTURE"] != nil {
+                try Data(written.utf8).write(to: IntrospectionFixture.specURL)
+            }
+            #expect(written == (try String(contentsOf: IntrospectionFixture.specURL, encoding: .utf8)))
+
             let compiled = SpecCompiler.compile(outcome.text, file: "introspected.yaml")
             #expect(compiled.diagnostics.isEmpty, "\(compiled.diagnostics)\n\(outcome.text)")
             let spec = try #require(compiled.spec)
             #expect(spec.tables.map(\.name.value) == ["EveryType", "TodoItem"])
             let every = try #require(spec.tables.first)
-            for type in ColumnType.allCases {
+            for type in SelfDBSpec.ColumnType.allCases {
                 #expect(every.columns.first { $0.name.value == "c_\(type.rawValue)" }?.type?.value == type)
             }
             #expect(every.columns.first { $0.name.value == "stamp" }?.type?.value == .timestamp)
-            #expect(every.columns.first { $0.name.value == "n" }?.defaultValue?.value == .int(7))
+            #expect(every.columns.first { $0.name.value == "c_integer" }?.defaultValue?.value == .int(7))
             #expect(outcome.text.contains("# server type 'TIMESTAMPTZ'"))
             let generated = CodeGenerator.generate(spec, displayPath: "introspected.yaml").map(\.contents).joined()
             #expect(generated.contains("struct EveryType"))
