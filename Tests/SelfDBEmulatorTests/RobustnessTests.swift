@@ -56,6 +56,12 @@ struct RobustnessTests {
             #expect(try await client.send("POST", "/storage/buckets").status == 307)
             #expect(try await client.send("GET", "/users/me/").status == 307)
             #expect(try await client.send("GET", "/users/not-a-uuid").status == 404)
+            // An empty segment is no route (the real server: 404), before any other check.
+            for path in ["/tables//", "//tables/", "/users//me", "/storage//buckets/"] {
+                let doubled = try await client.send("GET", path)
+                #expect(doubled.status == 404, "\(path)")
+                #expect(doubled.detail == "Not Found", "\(path)")
+            }
         }
     }
 }

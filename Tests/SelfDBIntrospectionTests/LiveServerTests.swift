@@ -96,6 +96,45 @@ struct LiveServerTests {
         }
     }
 
+    /// The same against a real SelfDB (`../shared/kits/real-selfdb`): runs when
+    /// `SELFDB_REAL_URL` is set (`SELFDB_REAL_API_KEY`, `SELFDB_REAL_EMAIL`,
+    /// `SELFDB_REAL_PASSWORD` default to the kit's). The fixture's tables are made when missing
+    /// (a create of an existing table returns it) and only they are read.
+    @Test(
+        "a real SelfDB: the fixture's tables introspect into the committed spec",
+        .enabled(if: ProcessInfo.processInfo.environment["SELFDB_REAL_URL"] != nil)
+    )
+    func realServer() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let url = environment["SELFDB_REAL_URL"] ?? ""
+        let key = environment["SELFDB_REAL_API_KEY"] ?? "test-api-key"
+        let email = environment["SELFDB_REAL_EMAIL"] ?? "admin@example.com"
+        let password = environment["SELFDB_REAL_PASSWORD"] ?? "Admin123!"
+        let source = try TableSource(url: url, apiKey: key, credentials: .password(email: email, password: password))
+        let existing = Set(try await source.tables().map(\.name))
+        var signIn = URLRequest(url: try #require(URL(string: url + "/users/token")))
+        signIn.httpMethod = "POST"
+        signIn.setValue(key, forHTTPHeaderField: "X-API-Key")
+        signIn.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        signIn.httpBody = try JSONSerialization.data(withJSONObject: ["email": email, "password": password])
+        let (tokenData, _) = try await URLSession.shared.data(for: signIn)
+        let token = (try JSONSerialization.jsonObject(with: tokenData) as? [String: Any])?["access_token"] as? String ?? ""
+        for table in IntrospectionFixture.tables where !existing.contains(table.name) {
+            var create = URLRequest(url: try #require(URL(string: url + "/tables/")))
+            create.httpMethod = "POST"
+            create.setValue(key, forHTTPHeaderField: "X-API-Key")
+            create.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+            create.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            create.httpBody = try IntrospectionFixture.createBody(table).serialized()
+            let (data, response) = try await URLSession.shared.data(for: create)
+            #expect((response as? HTTPURLResponse)?.statusCode == 201, "\(String(decoding: data, as: UTF8.self))")
+        }
+        let outcome = try await Introspector.run(source, tables: IntrospectionFixture.tables.map(\.name))
+        let written = outcome.text.replacingOccurrences(of: source.baseURL.absoluteString, with: "http://localhost:8000")
+        #expect(written == (try String(contentsOf: IntrospectionFixture.specURL, encoding: .utf8)))
+        await #expect(throws: IntrospectionError.badAPIKey(url: source.baseURL.absoluteString)) { try await TableSource(url: url, apiKey: "wrong").tables() }
+    }
+
     @Test("errors: a closed port, a bad key, a bad password or token, a table not served, a bad URL: one clear typed error each")
     func errors() async throws {
         try await Self.withServer { emulator in

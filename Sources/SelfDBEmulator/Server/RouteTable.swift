@@ -27,7 +27,12 @@ struct RouteTable: Sendable {
 
     func match(method: HTTPRequest.Method, path: String) -> Match {
         let trailingSlash = path.count > 1 && path.hasSuffix("/")
-        let components = path.split(separator: "/").map { PercentDecoding.decode(String($0), plusIsSpace: false) }
+        // An empty segment (`/tables//`, `//tables/`) matches no route on the real server (404);
+        // collapsing it would let a client bug pass here and fail in production.
+        var segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        if trailingSlash { segments = segments.dropLast() }
+        if path.count > 1, segments.contains(where: \.isEmpty) { return .notFound }
+        let components = segments.map { PercentDecoding.decode(String($0), plusIsSpace: false) }
         var allowed: [HTTPRequest.Method] = []
         for route in routes where route.trailingSlash == trailingSlash {
             guard let parameters = route.match(components) else { continue }

@@ -76,14 +76,14 @@ public struct TableSource: Sendable {
     }
 
     private func send<Response: Decodable>(path: String, query: [(String, String)], method: String, body: Data?, token: String?, signingIn: Bool) async throws -> Response {
-        var components = URLComponents(url: baseURL.appendingPathComponent(path), resolvingAgainstBaseURL: false)
+        // The path joined as text: `appendingPathComponent` keeps or drops the trailing slash
+        // SelfDB's list routes need (`/tables/`) depending on the platform, and SelfDB answers
+        // 404 to `/tables//`.
+        var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)
+        let basePath = components?.path ?? ""
+        components?.path = (basePath.hasSuffix("/") ? String(basePath.dropLast()) : basePath) + "/" + path
         if !query.isEmpty { components?.queryItems = query.map { URLQueryItem(name: $0.0, value: $0.1) } }
-        guard var url = components?.url else { throw IntrospectionError.badURL(baseURL.absoluteString) }
-        // `appendingPathComponent` drops the trailing slash SelfDB's list routes need.
-        if path.hasSuffix("/"), !url.path.hasSuffix("/"), var fixed = URLComponents(url: url, resolvingAgainstBaseURL: false) {
-            fixed.path += "/"
-            url = fixed.url ?? url
-        }
+        guard let url = components?.url else { throw IntrospectionError.badURL(baseURL.absoluteString) }
         var request = URLRequest(url: url)
         request.httpMethod = method
         request.setValue(apiKey, forHTTPHeaderField: "X-API-Key")
