@@ -60,12 +60,18 @@ let package = Package(
             name: "SelfDBIntrospection",
             dependencies: ["SelfDBSpec"]
         ),
+        // `selfdb-codegen check --openapi`: a spec against a server's OpenAPI document.
+        .target(
+            name: "SelfDBOpenAPI",
+            dependencies: ["SelfDBSpec"]
+        ),
         .executableTarget(
             name: "selfdb-codegen",
             dependencies: [
                 "SelfDBSpec",
                 "SelfDBCodegen",
                 "SelfDBIntrospection",
+                "SelfDBOpenAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -253,6 +259,11 @@ let package = Package(
         .testTarget(
             name: "SelfDBSpecTests",
             dependencies: ["SelfDBSpec", "SelfDBTestSupport"],
+            exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "SelfDBOpenAPITests",
+            dependencies: ["SelfDBOpenAPI", "SelfDBSpec"],
             exclude: ["Fixtures"]
         ),
         .testTarget(

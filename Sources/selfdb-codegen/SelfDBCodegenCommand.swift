@@ -9,7 +9,7 @@ struct SelfDBCodegenCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "selfdb-codegen",
         abstract: "Validate SelfDB spec files, generate Swift from them, and write table specs from a running server.",
-        subcommands: [Validate.self, Generate.self, Introspect.self]
+        subcommands: [Validate.self, Generate.self, Introspect.self, Check.self]
     )
 }
 

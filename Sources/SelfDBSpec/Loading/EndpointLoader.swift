@@ -1,8 +1,8 @@
 /// Loads one entry of `endpoints:`.
 enum EndpointLoader {
     static let methodKeys = HTTPMethodName.allCases.map { $0.rawValue.lowercased() }
-    static let keys = methodKeys + ["method", "path", "summary", "auth", "params", "returns", "session", "idempotent", "deprecated"]
-    static let parameterKeys = ["in", "type", "label", "swift", "description", "flatten", "contentType"]
+    static let keys = methodKeys + ["method", "path", "summary", "auth", "params", "returns", "session", "idempotent", "deprecated", "drift"]
+    static let parameterKeys = ["in", "type", "label", "swift", "description", "flatten", "contentType", "drift"]
 
     static func load(_ entry: SpecNode.Entry, defaultAuth: AuthRequirement, reader: inout NodeReader) -> EndpointDeclaration? {
         let name = Located(entry.key.text, at: entry.key.location)
@@ -31,7 +31,7 @@ enum EndpointLoader {
         if let sessionEntry = reader.entry(mapping, "session") {
             session = reader.choice(sessionEntry.value, "session effect", as: SessionEffect.self)?.value
         }
-        return EndpointDeclaration(
+        var endpoint = EndpointDeclaration(
             name: name,
             method: method,
             path: path,
@@ -43,6 +43,8 @@ enum EndpointLoader {
             isIdempotent: reader.bool(mapping, "idempotent", "'idempotent'", default: method.value.isIdempotent),
             isDeprecated: reader.bool(mapping, "deprecated", "'deprecated'", default: false)
         )
+        endpoint.driftReason = reader.optionalString(mapping, "drift", "'drift'")?.value
+        return endpoint
     }
 
     /// Either the shorthand `get: /path` or `method: GET` with `path: /path`.
@@ -102,6 +104,7 @@ enum EndpointLoader {
         var description: String?
         var flatten = false
         var contentType: String?
+        var driftReason: String?
         let type: Located<TypeReference>?
         if case .mapping(let mapping) = entry.value {
             reader.checkKeys(mapping, allowed: parameterKeys, in: "parameter '\(key.value)'")
@@ -118,10 +121,13 @@ enum EndpointLoader {
             description = reader.optionalString(mapping, "description", "'description'")?.value
             flatten = reader.bool(mapping, "flatten", "'flatten'", default: false)
             contentType = reader.optionalString(mapping, "contentType", "'contentType'")?.value
+            driftReason = reader.optionalString(mapping, "drift", "'drift'")?.value
         } else {
             type = reader.typeReference(entry.value, "the type of '\(key.value)'")
         }
         guard let type else { return nil }
-        return ParameterDeclaration(key: key, location: location, type: type, swiftName: swiftName, label: label, description: description, flatten: flatten, contentType: contentType)
+        var parameter = ParameterDeclaration(key: key, location: location, type: type, swiftName: swiftName, label: label, description: description, flatten: flatten, contentType: contentType)
+        parameter.driftReason = driftReason
+        return parameter
     }
 }

@@ -1,7 +1,7 @@
 /// Loads one entry of `models:`.
 enum ModelLoader {
     static let keys = ["description", "wire", "fields", "conforms", "enum", "alias"]
-    static let fieldKeys = ["type", "wire", "swift", "description", "default", "lenient"]
+    static let fieldKeys = ["type", "wire", "swift", "description", "default", "lenient", "drift"]
 
     static func load(_ entry: SpecNode.Entry, reader: inout NodeReader) -> ModelDeclaration {
         let name = Located(entry.key.text, at: entry.key.location)
@@ -65,6 +65,7 @@ enum ModelLoader {
         var description: String?
         var defaultValue: Located<LiteralValue>?
         var isLenient = false
+        var driftReason: String?
         let type: Located<TypeReference>?
         if case .mapping(let mapping) = entry.value {
             reader.checkKeys(mapping, allowed: fieldKeys, in: "field '\(key.value)'")
@@ -80,11 +81,14 @@ enum ModelLoader {
                 defaultValue = reader.literal(defaultEntry.value, "'default'")
             }
             isLenient = reader.bool(mapping, "lenient", "'lenient'", default: false)
+            driftReason = reader.optionalString(mapping, "drift", "'drift'")?.value
         } else {
             type = reader.typeReference(entry.value, "the type of '\(key.value)'")
         }
         guard let type else { return nil }
-        return FieldDeclaration(key: key, type: type, swiftName: swiftName, wireName: wireName, description: description, defaultValue: defaultValue, isLenient: isLenient)
+        var field = FieldDeclaration(key: key, type: type, swiftName: swiftName, wireName: wireName, description: description, defaultValue: defaultValue, isLenient: isLenient)
+        field.driftReason = driftReason
+        return field
     }
 
     static func wireKey(_ key: String, _ naming: WireNaming) -> String {

@@ -68,6 +68,9 @@ public struct EndpointDeclaration: Hashable, Sendable {
     public var isIdempotent: Bool
     /// Whether the endpoint is deprecated.
     public var isDeprecated: Bool
+    /// Why the server's OpenAPI document differs from this endpoint, when the spec says it is
+    /// intended (`drift:`): the drift check reports its differences as notes.
+    public var driftReason: String?
 
     /// The segments of the dotted name.
     public var segments: [String] { name.value.split(separator: ".", omittingEmptySubsequences: false).map(String.init) }
@@ -116,6 +119,8 @@ public struct ParameterDeclaration: Hashable, Sendable {
     public var flatten: Bool
     /// For a raw-bytes body: its content type.
     public var contentType: String?
+    /// Why the server differs on this parameter, when intended (`drift:`).
+    public var driftReason: String?
 
     /// Creates a parameter.
     public init(

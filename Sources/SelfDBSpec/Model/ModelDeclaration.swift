@@ -69,6 +69,8 @@ public struct FieldDeclaration: Hashable, Sendable {
     /// `lenient: true`: a value of another form decodes as `nil` (or the default) instead
     /// of failing the whole response. For fields the app can live without.
     public var isLenient: Bool
+    /// Why the server's schema differs on this field, when intended (`drift:`).
+    public var driftReason: String?
 
     /// Creates a field.
     public init(key: Located<String>, type: Located<TypeReference>, swiftName: Located<String>, wireName: String, description: String?, defaultValue: Located<LiteralValue>?, isLenient: Bool = false) {
