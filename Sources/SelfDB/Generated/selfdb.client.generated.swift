@@ -28,6 +28,12 @@ extension SelfDB {
 
     /// The `storage` endpoints.
     public var storage: Storage { Storage(api: apiClient) }
+
+    /// The `system` endpoints.
+    public var system: System { System(api: apiClient) }
+
+    /// The `schema` endpoints.
+    public var schema: Schema { Schema(api: apiClient) }
 }
 
 extension SelfDB {
@@ -272,6 +278,74 @@ extension SelfDB {
 
         /// The `storage.files` endpoints.
         public var files: Files { Files(api: api) }
+    }
+}
+
+extension SelfDB {
+    /// The `system` endpoints.
+    public struct System: Sendable {
+        /// The client that sends the requests.
+        public let api: APIClient
+
+        /// Creates the group over `api`.
+        public init(api: APIClient) {
+            self.api = api
+        }
+
+        /// Whether the instance is set up (a first sign-in happened), and its version.
+        ///
+        /// `GET /system/status`
+        public func status() async throws -> SystemStatus {
+            try await api.send(
+                APIRequest(
+                    method: .get,
+                    path: "/system/status",
+                    auth: .apiKey
+                ),
+                decoding: SystemStatus.self
+            )
+        }
+    }
+}
+
+extension SelfDB {
+    /// The `schema` endpoints.
+    public struct Schema: Sendable {
+        /// The client that sends the requests.
+        public let api: APIClient
+
+        /// Creates the group over `api`.
+        public init(api: APIClient) {
+            self.api = api
+        }
+
+        /// The names of the database's tables, SelfDB's own included. Admins only (403 otherwise).
+        ///
+        /// `GET /schema/tables`
+        public func tables() async throws -> [String] {
+            try await api.send(
+                APIRequest(
+                    method: .get,
+                    path: "/schema/tables",
+                    auth: .bearer
+                ),
+                decoding: [String].self
+            )
+        }
+
+        /// The database's tables with their columns, and the foreign keys between them. Admins only (403 otherwise).
+        ///
+        /// `GET /schema/visualization`
+        public func visualization() async throws -> SchemaVisualization {
+            try await api.send(
+                APIRequest(
+                    method: .get,
+                    path: "/schema/visualization",
+                    auth: .bearer
+                ),
+                decoding: SchemaVisualization.self
+            )
+        }
     }
 }
 

@@ -469,3 +469,178 @@ public struct FileStats: Codable, Hashable, Sendable {
         try container.encode(self.bucketCount, forKey: "bucket_count")
     }
 }
+
+/// Whether the instance is set up, and the version it reports.
+public struct SystemStatus: Codable, Hashable, Sendable {
+    /// False until the first successful sign-in.
+    public var initialized: Bool
+    /// The version the server reports (`1.0.0` for SelfDB v0.0.5).
+    public var version: String
+
+    /// Creates a `SystemStatus`.
+    public init(initialized: Bool, version: String) {
+        self.initialized = initialized
+        self.version = version
+    }
+
+    /// Decodes the JSON object.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.initialized = try container.decode(Bool.self, forKey: "initialized")
+        self.version = try container.decode(String.self, forKey: "version")
+    }
+
+    /// Encodes the JSON object.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.initialized, forKey: "initialized")
+        try container.encode(self.version, forKey: "version")
+    }
+}
+
+/// The database's tables, SelfDB's own included, and the foreign keys between them.
+public struct SchemaVisualization: Codable, Hashable, Sendable {
+    /// One per table, by name.
+    public var nodes: [SchemaNode]
+    /// One per foreign key.
+    public var edges: [SchemaEdge]
+
+    /// Creates a `SchemaVisualization`.
+    public init(nodes: [SchemaNode], edges: [SchemaEdge]) {
+        self.nodes = nodes
+        self.edges = edges
+    }
+
+    /// Decodes the JSON object.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.nodes = try container.decode([SchemaNode].self, forKey: "nodes")
+        self.edges = try container.decode([SchemaEdge].self, forKey: "edges")
+    }
+
+    /// Encodes the JSON object.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.nodes, forKey: "nodes")
+        try container.encode(self.edges, forKey: "edges")
+    }
+}
+
+/// A table of the database.
+public struct SchemaNode: Codable, Hashable, Sendable, Identifiable {
+    /// The table name.
+    public var id: String
+    /// The name to show (the table name).
+    public var label: String
+    /// Its columns, by name.
+    public var columns: [SchemaColumn]
+    /// The columns of its primary key (none for an app's table: SelfDB adds no key).
+    public var primaryKeys: [String]
+
+    /// Creates a `SchemaNode`.
+    public init(id: String, label: String, columns: [SchemaColumn], primaryKeys: [String]) {
+        self.id = id
+        self.label = label
+        self.columns = columns
+        self.primaryKeys = primaryKeys
+    }
+
+    /// Decodes the JSON object.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.id = try container.decode(String.self, forKey: "id")
+        self.label = try container.decode(String.self, forKey: "label")
+        self.columns = try container.decode([SchemaColumn].self, forKey: "columns")
+        self.primaryKeys = try container.decode([String].self, forKey: "primary_keys")
+    }
+
+    /// Encodes the JSON object.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.label, forKey: "label")
+        try container.encode(self.columns, forKey: "columns")
+        try container.encode(self.primaryKeys, forKey: "primary_keys")
+    }
+}
+
+/// A column as PostgreSQL's catalog describes it.
+public struct SchemaColumn: Codable, Hashable, Sendable {
+    /// The column name.
+    public var columnName: String
+    /// Its PostgreSQL type (`character varying`, `timestamp with time zone`...).
+    public var dataType: String
+    /// The default expression PostgreSQL applies, if any (a `table_schema` default is stored, not applied).
+    public var columnDefault: String?
+    /// Whether it is part of the primary key.
+    public var isPrimaryKey: Bool
+
+    /// Creates a `SchemaColumn`.
+    public init(columnName: String, dataType: String, columnDefault: String? = nil, isPrimaryKey: Bool = false) {
+        self.columnName = columnName
+        self.dataType = dataType
+        self.columnDefault = columnDefault
+        self.isPrimaryKey = isPrimaryKey
+    }
+
+    /// Decodes the JSON object; an optional field may be missing or `null`, a missing field takes its spec default.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.columnName = try container.decode(String.self, forKey: "column_name")
+        self.dataType = try container.decode(String.self, forKey: "data_type")
+        self.columnDefault = try container.decodeIfPresent(String.self, forKey: "column_default")
+        self.isPrimaryKey = try container.decodeIfPresent(Bool.self, forKey: "is_primary_key") ?? false
+    }
+
+    /// Encodes the JSON object; a `nil` field is left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.columnName, forKey: "column_name")
+        try container.encode(self.dataType, forKey: "data_type")
+        try container.encodeIfPresent(self.columnDefault, forKey: "column_default")
+        try container.encode(self.isPrimaryKey, forKey: "is_primary_key")
+    }
+}
+
+/// A foreign key between two tables.
+public struct SchemaEdge: Codable, Hashable, Sendable, Identifiable {
+    /// The constraint name.
+    public var id: String
+    /// The table holding the key.
+    public var source: String
+    /// The table it refers to.
+    public var target: String
+    /// The referring column.
+    public var sourceColumn: String
+    /// The referred column.
+    public var targetColumn: String
+
+    /// Creates a `SchemaEdge`.
+    public init(id: String, source: String, target: String, sourceColumn: String, targetColumn: String) {
+        self.id = id
+        self.source = source
+        self.target = target
+        self.sourceColumn = sourceColumn
+        self.targetColumn = targetColumn
+    }
+
+    /// Decodes the JSON object.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.id = try container.decode(String.self, forKey: "id")
+        self.source = try container.decode(String.self, forKey: "source")
+        self.target = try container.decode(String.self, forKey: "target")
+        self.sourceColumn = try container.decode(String.self, forKey: "source_column")
+        self.targetColumn = try container.decode(String.self, forKey: "target_column")
+    }
+
+    /// Encodes the JSON object.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.source, forKey: "source")
+        try container.encode(self.target, forKey: "target")
+        try container.encode(self.sourceColumn, forKey: "source_column")
+        try container.encode(self.targetColumn, forKey: "target_column")
+    }
+}

@@ -9,6 +9,7 @@ enum RouteBuilder {
         BucketRoutes.register(in: &table)
         FileRoutes.register(in: &table)
         SystemRoutes.register(in: &table)
+        SchemaRoutes.register(in: &table)
         return table
     }
 }

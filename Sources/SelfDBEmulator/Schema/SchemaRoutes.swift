@@ -1,0 +1,84 @@
+import EmulatorSupport
+import Foundation
+import GRDB
+import Hummingbird
+
+/// `/schema/tables` and `/schema/visualization`: the database's tables, for an admin.
+///
+/// The real server reads PostgreSQL's catalog: SelfDB's own tables, with their columns and
+/// foreign keys, and the app's tables, whose columns it lists by name with their PostgreSQL
+/// types, no default (a `table_schema` default is stored, not applied) and no key (SelfDB adds
+/// none). The emulator answers the same from the captured system tables
+/// (``SelfDBSystemSchema``) and its registry of app tables. Anyone else: 401 without a user,
+/// 403 for a user who is not an admin, with the real server's words.
+enum SchemaRoutes {
+    static let adminOnly = "Admin access required for schema visualization"
+
+    static func register(in table: inout RouteTable) {
+        table.add(.get, "/schema/tables", tables)
+        table.add(.get, "/schema/visualization", visualization)
+    }
+
+    static func tables(_ request: APIRequest, _ services: EmulatorServices) async throws -> Response {
+        try await requireAdmin(request, services)
+        let (nodes, _) = try await schema(services)
+        return .json(.array(nodes.compactMap { $0.objectValue?["id"] }))
+    }
+
+    static func visualization(_ request: APIRequest, _ services: EmulatorServices) async throws -> Response {
+        try await requireAdmin(request, services)
+        let (nodes, edges) = try await schema(services)
+        return .json(.object(JSONObject([("nodes", .array(nodes)), ("edges", .array(edges))])))
+    }
+
+    private static func requireAdmin(_ request: APIRequest, _ services: EmulatorServices) async throws {
+        let user = try await services.authenticator.requireUser(request)
+        guard user.isAdmin else { throw APIError.forbidden(adminOnly) }
+    }
+
+    /// Every table's node, by name, and the foreign keys.
+    private static func schema(_ services: EmulatorServices) async throws -> (nodes: [JSONValue], edges: [JSONValue]) {
+        guard case .object(let system) = try JSONParser.parse(SelfDBSystemSchema.json),
+            case .array(let systemNodes) = system["nodes"] ?? .null, case .array(let edges) = system["edges"] ?? .null
+        else { throw APIError.badRequest("the emulator's system schema does not read") }
+        let apps = try await services.database.pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM _selfdb_tables").map(TableRecord.init)
+        }
+        var nodes = systemNodes
+        for table in apps {
+            let columns = table.columns.sorted { $0.name < $1.name }.map { column -> JSONValue in
+                .object(
+                    JSONObject([
+                        ("column_name", .string(column.name)),
+                        ("data_type", .string(postgresType(of: column))),
+                        ("column_default", column.sqlDefault.map(JSONValue.string) ?? .null),
+                        ("is_primary_key", .bool(false)),
+                    ])
+                )
+            }
+            nodes.append(
+                .object(JSONObject([("id", .string(table.name)), ("label", .string(table.name)), ("columns", .array(columns)), ("primary_keys", .array([]))]))
+            )
+        }
+        nodes.sort { ($0.objectValue?["id"]?.stringValue ?? "") < ($1.objectValue?["id"]?.stringValue ?? "") }
+        return (nodes, edges)
+    }
+
+    /// The type PostgreSQL's catalog names for a column SelfDB made.
+    static func postgresType(of column: ColumnDefinition) -> String {
+        switch column.kind {
+        case .text: "text"
+        case .varchar: "character varying"
+        case .integer: "integer"
+        case .bigint: "bigint"
+        case .decimal: "numeric"
+        case .float: "double precision"
+        case .boolean: "boolean"
+        case .date: "date"
+        case .timestamp: "timestamp with time zone"
+        case .json: "jsonb"
+        case .uuid: "uuid"
+        case .other: column.type.lowercased()
+        }
+    }
+}
