@@ -98,7 +98,7 @@ let package = Package(
             capability: .command(
                 intent: .custom(verb: "selfdb-introspect", description: "Write or update table specs from a running SelfDB server."),
                 permissions: [
-                    .allowNetworkConnections(scope: .all(), reason: "Reads the table definitions of the SelfDB server given by --url."),
+                    .allowNetworkConnections(scope: .all(ports: []), reason: "Reads the table definitions of the SelfDB server given by --url."),
                     .writeToPackageDirectory(reason: "Writes the spec named by --output."),
                 ]
             ),
