@@ -7,7 +7,9 @@ import SelfDBSpec
 public enum Introspector {
     /// What a run produced: the spec's text, and a line per change.
     public struct Outcome: Sendable {
+        /// The spec file's whole text.
         public var text: String
+        /// A line per table added, updated or kept without a server table.
         public var changes: [String]
     }
 

@@ -17,6 +17,7 @@ public enum IntrospectionError: Error, Equatable, Sendable, CustomStringConverti
     /// The server URL is not an http(s) URL.
     case badURL(String)
 
+    /// The error in one line, for a terminal.
     public var description: String {
         switch self {
         case .unreachable(let url, let reason): "cannot reach \(url): \(reason)"

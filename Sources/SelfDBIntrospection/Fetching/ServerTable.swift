@@ -29,6 +29,7 @@ public struct ServerTable: Hashable, Sendable, Decodable {
         case realtimeEnabled = "realtime_enabled"
     }
 
+    /// Decodes SelfDB's JSON; a missing optional key takes SelfDB's default.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         name = try container.decode(String.self, forKey: .name)
@@ -68,6 +69,7 @@ public struct ServerColumn: Hashable, Sendable, Decodable {
         case defaultValue = "default"
     }
 
+    /// Decodes SelfDB's JSON; a missing optional key takes SelfDB's default.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         type = try container.decode(String.self, forKey: .type)
@@ -85,6 +87,7 @@ public enum ServerDefault: Hashable, Sendable, Decodable {
     /// An array or object: no spec literal stands for it.
     case structured
 
+    /// Decodes SelfDB's JSON; a missing optional key takes SelfDB's default.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if let value = try? container.decode(Bool.self) {

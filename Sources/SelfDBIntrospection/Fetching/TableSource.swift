@@ -21,8 +21,11 @@ public struct TableSource: Sendable {
         case password(email: String, password: String)
     }
 
+    /// The server's base URL.
     public let baseURL: URL
+    /// Sent as `X-API-Key` on every request.
     public let apiKey: String
+    /// Who the tables are read as.
     public let credentials: Credentials
     let session: URLSession
 

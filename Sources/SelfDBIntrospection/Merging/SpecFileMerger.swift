@@ -13,13 +13,17 @@ import SelfDBSpec
 public enum SpecFileMerger {
     /// The merged text, and a line per change for the user.
     public struct Result: Sendable {
+        /// The spec file's whole text, merged.
         public var text: String
+        /// A line per table added, updated or kept without a server table.
         public var changes: [String]
     }
 
     /// Why a spec cannot be merged into: it does not read (merging would lose it).
     public struct UnreadableSpec: Error, CustomStringConvertible, Sendable {
+        /// Why the spec does not read.
         public var diagnostics: [Diagnostic]
+        /// The reason, then the spec's diagnostics, a line each.
         public var description: String {
             "the spec does not read; fix it first:\n" + diagnostics.map(\.description).joined(separator: "\n")
         }
@@ -28,6 +32,7 @@ public enum SpecFileMerger {
     /// Keys of a table entry the renderer writes; any other key is the user's, kept as written.
     static let renderedKeys: Set<String> = ["table", "description", "public", "realtime", "primaryKey", "columns"]
 
+    /// `text` (the spec at `file`) with `server`'s tables taken in; throws ``UnreadableSpec`` for a spec that does not read.
     public static func merge(_ server: [ServerTable], into text: String, file: String) throws -> Result {
         let read = YAMLReader.read(text, file: file)
         let loaded = SpecLoader.load(text, file: file)

@@ -20,6 +20,7 @@ public struct DriftChecker {
     /// Model/schema pairs already compared (a model used by many endpoints is compared once).
     var compared: Set<String> = []
 
+    /// Every difference between `spec` and `document`, in no particular order.
     public static func check(_ spec: Spec, against document: OpenAPIDocument) -> [DriftFinding] {
         var checker = DriftChecker(spec: spec, document: document)
         checker.run()

@@ -6,40 +6,57 @@ public struct OpenAPIDocument: Sendable {
     /// An operation by method and path, path parameters' names left out (`/tables/{}`), so
     /// that a spec naming `{id}` what the server names `{table_id}` still finds it.
     public struct Key: Hashable, Sendable, Comparable {
+        /// The HTTP method, upper case.
         public var method: String
+        /// The path with `{}` for each path parameter.
         public var path: String
 
+        /// The key of `method` on `path` (either case; parameter names dropped).
         public init(method: String, path: String) {
             self.method = method.uppercased()
             self.path = path.replacingOccurrences(of: #"\{[^}]*\}"#, with: "{}", options: .regularExpression)
         }
 
+        /// By path, then method: the order operations are listed in.
         public static func < (lhs: Key, rhs: Key) -> Bool { (lhs.path, lhs.method) < (rhs.path, rhs.method) }
     }
 
+    /// One operation of the document.
     public struct Operation: Sendable {
+        /// The HTTP method, upper case.
         public var method: String
+        /// The path as the document writes it.
         public var path: String
+        /// Its `operationId`, when it has one.
         public var operationID: String?
+        /// Its parameters, the path item's shared ones first.
         public var parameters: [Parameter]
+        /// The schema of its JSON body, when it takes one.
         public var requestBody: Schema?
         /// JSON response schemas by status (`nil`: the status has no JSON body).
         public var responses: [Int: Schema?]
     }
 
+    /// One parameter of an operation.
     public struct Parameter: Sendable {
+        /// The parameter's name.
         public var name: String
         /// `path`, `query`, `header` or `cookie`.
         public var location: String
+        /// Whether the server requires it (path parameters always).
         public var required: Bool
+        /// Its value's schema.
         public var schema: Schema
     }
 
+    /// Every operation, by method and path.
     public var operations: [Key: Operation]
+    /// The component schemas, by name.
     public var schemas: [String: Schema]
 
     /// Why a document cannot be read.
     public struct Unreadable: Error, CustomStringConvertible, Sendable {
+        /// What is wrong with it.
         public var description: String
     }
 

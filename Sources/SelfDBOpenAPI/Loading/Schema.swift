@@ -60,6 +60,7 @@ public indirect enum Schema: Sendable, Equatable, CustomStringConvertible {
         return base
     }
 
+    /// The schema in words, for a message (`string (uuid) or null`).
     public var description: String {
         switch self {
         case .reference(let name): name
