@@ -18,7 +18,7 @@ struct IdleCycleTests {
     }
 
     /// Waits (up to 10 s) until the background fold took the log into the file: a second after
-    /// cycles of a few rows (SyncEngine.quietBeforeFold).
+    /// cycles of a few rows (SyncEngine.delayBeforeSmallFold).
     static func logFolded(_ client: SynchroClient) async throws -> Bool {
         for _ in 0..<200 {
             if client.engine.logFold.isFolded { return true }

@@ -12,7 +12,7 @@ struct LogFoldStateTests {
         // Opened, nothing written: what an earlier session left is folded now.
         #expect(state.planAfterCycles(manyRows: 1_000) == .foldNow)
         state.commitHappened(changes: 3)
-        #expect(state.planAfterCycles(manyRows: 1_000) == .foldWhenQuiet)
+        #expect(state.planAfterCycles(manyRows: 1_000) == .foldLater)
         state.commitHappened(changes: 1_003)
         #expect(state.planAfterCycles(manyRows: 1_000) == .foldNow)
 
@@ -27,7 +27,7 @@ struct LogFoldStateTests {
         // Counted from the last fold's start.
         state.commitHappened(changes: 1_010)
         #expect(!state.isFolded)
-        #expect(state.planAfterCycles(manyRows: 1_000) == .foldWhenQuiet)
+        #expect(state.planAfterCycles(manyRows: 1_000) == .foldLater)
         #expect(state.close(), "close() folds what is left")
         #expect(state.planAfterCycles(manyRows: 1_000) == .nothing)
         #expect(!state.queueFold())

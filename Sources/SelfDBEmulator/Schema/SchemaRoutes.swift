@@ -36,11 +36,17 @@ enum SchemaRoutes {
         guard user.isAdmin else { throw APIError.forbidden(adminOnly) }
     }
 
+    /// SelfDB's own nodes and edges, read once (``SelfDBSystemSchema``).
+    private static let system: (nodes: [JSONValue], edges: [JSONValue])? = {
+        guard case .object(let system) = try? JSONParser.parse(SelfDBSystemSchema.json),
+            case .array(let nodes) = system["nodes"] ?? .null, case .array(let edges) = system["edges"] ?? .null
+        else { return nil }
+        return (nodes, edges)
+    }()
+
     /// Every table's node, by name, and the foreign keys.
     private static func schema(_ services: EmulatorServices) async throws -> (nodes: [JSONValue], edges: [JSONValue]) {
-        guard case .object(let system) = try JSONParser.parse(SelfDBSystemSchema.json),
-            case .array(let systemNodes) = system["nodes"] ?? .null, case .array(let edges) = system["edges"] ?? .null
-        else { throw APIError.badRequest("the emulator's system schema does not read") }
+        guard let (systemNodes, edges) = system else { throw APIError.badRequest("the emulator's system schema does not read") }
         let apps = try await services.database.pool.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM _selfdb_tables").map(TableRecord.init)
         }
@@ -50,7 +56,8 @@ enum SchemaRoutes {
                 .object(
                     JSONObject([
                         ("column_name", .string(column.name)),
-                        ("data_type", .string(postgresType(of: column))),
+                        // A raw type passes through as PostgreSQL spells it back (lower case).
+                        ("data_type", .string(column.kind == .other ? column.type.lowercased() : column.kind.postgresName)),
                         ("column_default", column.sqlDefault.map(JSONValue.string) ?? .null),
                         ("is_primary_key", .bool(false)),
                     ])
@@ -62,23 +69,5 @@ enum SchemaRoutes {
         }
         nodes.sort { ($0.objectValue?["id"]?.stringValue ?? "") < ($1.objectValue?["id"]?.stringValue ?? "") }
         return (nodes, edges)
-    }
-
-    /// The type PostgreSQL's catalog names for a column SelfDB made.
-    static func postgresType(of column: ColumnDefinition) -> String {
-        switch column.kind {
-        case .text: "text"
-        case .varchar: "character varying"
-        case .integer: "integer"
-        case .bigint: "bigint"
-        case .decimal: "numeric"
-        case .float: "double precision"
-        case .boolean: "boolean"
-        case .date: "date"
-        case .timestamp: "timestamp with time zone"
-        case .json: "jsonb"
-        case .uuid: "uuid"
-        case .other: column.type.lowercased()
-        }
     }
 }

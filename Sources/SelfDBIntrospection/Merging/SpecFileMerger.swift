@@ -49,6 +49,9 @@ public enum SpecFileMerger {
             server.filter { !declared.contains($0.name) },
             avoiding: Set(spec.tables.map(\.name.value) + spec.models.map(\.name.value))
         )
+        // Each new table's entry after a blank line; said after the tables already there.
+        let added = newTables.flatMap { [""] + TableSpecRenderer.entry($0) }
+        let addedChanges = newTables.map { "added table '\($0.tableName)' as \($0.modelName)" }
 
         guard let tablesIndex = rootMapping.entries.firstIndex(where: { $0.key.text == "tables" }),
             case .mapping(let tablesMapping) = rootMapping.entries[tablesIndex].value
@@ -57,12 +60,8 @@ public enum SpecFileMerger {
             var output = lines
             if output.last.map({ !$0.isEmpty }) ?? false { output.append("") }
             output.append("tables:")
-            for (index, table) in newTables.enumerated() {
-                if index > 0 { output.append("") }
-                output += TableSpecRenderer.entry(table)
-                changes.append("added table '\(table.tableName)' as \(table.modelName)")
-            }
-            return Result(text: output.joined(separator: "\n") + "\n", changes: changes)
+            output += added.dropFirst()
+            return Result(text: output.joined(separator: "\n") + "\n", changes: addedChanges)
         }
         // Where the section ends: the next top-level key, or the end of the file.
         let sectionEnd = rootMapping.entries.dropFirst(tablesIndex + 1).first.map { $0.key.location.line - 1 } ?? lines.count
@@ -71,12 +70,13 @@ public enum SpecFileMerger {
         for (index, entry) in tablesMapping.entries.enumerated() {
             let end = index + 1 < starts.count ? starts[index + 1] : sectionEnd
             let slice = Array(lines[starts[index]..<end])
-            guard let declaration = spec.tables.first(where: { $0.name.value == entry.key.text }),
-                let table = byName[declaration.tableName.value]
-            else {
-                if let declaration = spec.tables.first(where: { $0.name.value == entry.key.text }) {
-                    changes.append("kept \(entry.key.text): the server has no table '\(declaration.tableName.value)'")
-                }
+            // An entry the loader did not take as a table (already diagnosed) stays as written.
+            guard let declaration = spec.tables.first(where: { $0.name.value == entry.key.text }) else {
+                output += slice
+                continue
+            }
+            guard let table = byName[declaration.tableName.value] else {
+                changes.append("kept \(entry.key.text): the server has no table '\(declaration.tableName.value)'")
                 output += slice
                 continue
             }
@@ -98,16 +98,10 @@ public enum SpecFileMerger {
             // to the next section.
             var insertAt = output.count
             while insertAt > 0, isBlankOrComment(output[insertAt - 1]) { insertAt -= 1 }
-            var added: [String] = []
-            for table in newTables {
-                added.append("")
-                added += TableSpecRenderer.entry(table)
-                changes.append("added table '\(table.tableName)' as \(table.modelName)")
-            }
             output.insert(contentsOf: added, at: insertAt)
         }
         output += lines[sectionEnd...]
-        return Result(text: output.joined(separator: "\n") + (endsWithNewline ? "\n" : ""), changes: changes)
+        return Result(text: output.joined(separator: "\n") + (endsWithNewline ? "\n" : ""), changes: changes + addedChanges)
     }
 
     /// The server's table with what the spec adds to it.

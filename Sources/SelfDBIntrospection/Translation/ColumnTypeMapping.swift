@@ -1,3 +1,4 @@
+import Foundation
 import SelfDBSpec
 
 /// SelfDB's column types in the spec language. SelfDB stores the type it was given: one of its

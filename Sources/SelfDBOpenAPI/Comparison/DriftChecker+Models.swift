@@ -5,7 +5,8 @@ extension DriftChecker {
     mutating func checkResponse(of endpoint: EndpointDeclaration, against operation: OpenAPIDocument.Operation) {
         let successes = operation.responses.keys.filter { (200..<300).contains($0) }.sorted()
         guard let returns = endpoint.returns else { return }
-        guard let status = successes.first(where: { operation.responses[$0] != nil && operation.responses[$0]! != nil }) ?? successes.first else {
+        // The first success with a JSON body, else the first success (a 204, say).
+        guard let status = successes.first(where: { operation.responses[$0]?.flatMap { $0 } != nil }) ?? successes.first else {
             report(.error, "the server declares no success answer for \(operation.method) \(operation.path)", at: returns.location, declared: endpoint.driftReason)
             return
         }

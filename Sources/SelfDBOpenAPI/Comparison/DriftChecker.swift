@@ -44,15 +44,11 @@ public struct DriftChecker {
             checkParameters(of: endpoint, against: operation)
             checkResponse(of: endpoint, against: operation)
         }
-        let uncovered = document.operations.keys.filter { !covered.contains($0) }.sorted()
-        if !uncovered.isEmpty, let location = spec.endpoints.first?.name.location ?? spec.models.first?.name.location {
-            var top = location
-            top.line = 1
-            top.column = 1
-            for key in uncovered {
-                let id = document.operations[key]?.operationID.map { " (\($0))" } ?? ""
-                findings.append(DriftFinding(severity: .note, message: "the server has \(key.method) \(document.operations[key]?.path ?? key.path)\(id); the spec does not", location: top))
-            }
+        // Notes about no declaration: at the spec's start.
+        let top = SourceLocation(file: spec.file, line: 1, column: 1)
+        for key in document.operations.keys.filter({ !covered.contains($0) }).sorted() {
+            let id = document.operations[key]?.operationID.map { " (\($0))" } ?? ""
+            findings.append(DriftFinding(severity: .note, message: "the server has \(key.method) \(document.operations[key]?.path ?? key.path)\(id); the spec does not", location: top))
         }
     }
 
@@ -60,13 +56,7 @@ public struct DriftChecker {
         if let reason {
             findings.append(DriftFinding(severity: .note, message: "\(message) (declared: \(reason))", location: location))
         } else {
-            findings.append(DriftFinding(severity: severity, message: message, at: location))
+            findings.append(DriftFinding(severity: severity, message: message, location: location))
         }
-    }
-}
-
-extension DriftFinding {
-    init(severity: Severity, message: String, at location: SourceLocation) {
-        self.init(severity: severity, message: message, location: location)
     }
 }

@@ -27,8 +27,11 @@ extension ScopeState {
 
     /// Whether ``pruneUnheld(schema:onlyIfDue:in:)`` has anything to look at.
     static func unheldPassDue(in db: Database) throws -> Bool {
-        if try MetaStore.string(.unheldRowsPruned, in: db) == nil { return true }
-        return try Bool.fetchOne(try db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM _synchro_unheld_candidates)")) ?? false
+        try MetaStore.string(.unheldRowsPruned, in: db) == nil || hasUnheldCandidates(in: db)
+    }
+
+    private static func hasUnheldCandidates(in db: Database) throws -> Bool {
+        try Bool.fetchOne(try db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM _synchro_unheld_candidates)")) ?? false
     }
 
     /// Deletes the live rows of the synced tables that no scope holds and no local change
@@ -39,8 +42,8 @@ extension ScopeState {
     /// Looks at every row when ``MetaStore/Key/unheldRowsPruned`` is absent (or not
     /// `onlyIfDue`), else at the candidates only; either way the candidates are done with.
     static func pruneUnheld(schema: LocalSchema, onlyIfDue: Bool = false, in db: Database) throws {
-        if onlyIfDue, try !unheldPassDue(in: db) { return }
         let everyRow = try !onlyIfDue || MetaStore.string(.unheldRowsPruned, in: db) == nil
+        if !everyRow, try !hasUnheldCandidates(in: db) { return }
         for table in schema.tables {
             let key = table.primaryKey.quotedDatabaseIdentifier
             // The candidates' keys, as the provenance and the queue spell them (NOCASE).

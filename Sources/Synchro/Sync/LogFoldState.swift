@@ -4,7 +4,7 @@ import SelfDBRuntime
 /// Whether the write-ahead log holds frames not yet folded into the database file (cleared by
 /// every commit on the writer, ``CommitWatch``; set by a fold that took every frame), how many
 /// rows the writer changed since the last fold, the folds queued on the writer, so that none
-/// runs after the database is closed, and the fold waiting for a quiet moment.
+/// runs after the database is closed, and the fold waiting its second after the cycles.
 final class LogFoldState: Sendable {
     /// What to do about the log after sync cycles (``SyncEngine/foldWriteAheadLogSoon()``).
     enum Plan: Equatable {
@@ -13,8 +13,8 @@ final class LogFoldState: Sendable {
         /// Many rows changed, or none since the last fold (a log an earlier session left, a fold
         /// a reader cut short: nothing or little to copy): fold now, and release the memory.
         case foldNow
-        /// A few rows changed: fold once nothing else is written for a while.
-        case foldWhenQuiet
+        /// A few rows changed: fold a second after the cycles (a later cycle waits again).
+        case foldLater
     }
 
     private struct State {
@@ -45,11 +45,11 @@ final class LogFoldState: Sendable {
         state.withLock { state in
             guard !state.folded, state.queued == 0, !state.closed else { return .nothing }
             let changed = state.changesAtCommit - state.changesAtFold
-            return changed == 0 || changed >= manyRows ? .foldNow : .foldWhenQuiet
+            return changed == 0 || changed >= manyRows ? .foldNow : .foldLater
         }
     }
 
-    /// Keeps `task`, the fold waiting for a quiet moment, instead of the one before (cancelled).
+    /// Keeps `task`, the fold waiting its second, instead of the one before (cancelled).
     func wait(_ task: Task<Void, Never>) {
         let replaced = state.withLock { state -> Task<Void, Never>? in
             defer { state.waiting = task }
@@ -82,7 +82,7 @@ final class LogFoldState: Sendable {
     var isFolded: Bool { state.withLock { $0.folded } }
 
     /// Marks the database closing; no fold is queued from now on, and the one waiting for a
-    /// quiet moment is cancelled. Returns whether `close()` must fold (or wait, on the
+    /// second after the cycles is cancelled. Returns whether `close()` must fold (or wait, on the
     /// writer's queue, for a fold queued before).
     func close() -> Bool {
         // Cancelled under the lock: a tuple with a task, returned, costs the runtime the

@@ -6,10 +6,10 @@ extension SyncEngine {
     static let busyTimeoutSeconds: TimeInterval = 10
 
     /// Rows changed since the last fold from which a fold runs right after the cycles, with
-    /// the release of their memory; fewer wait (``quietBeforeFold``).
+    /// the release of their memory; fewer wait (``delayBeforeSmallFold``).
     static let manyRowsToFold = 1_000
     /// How long after the cycles the log of a few rows is folded (a later cycle waits again).
-    static let quietBeforeFold: Duration = .seconds(1)
+    static let delayBeforeSmallFold: Duration = .seconds(1)
 
     /// Folds the write-ahead log into the database file in the background, after cycles that
     /// committed something since the last fold, so that `close()` usually finds nothing to fold.
@@ -29,7 +29,7 @@ extension SyncEngine {
     ///   connection costs (0.3–0.6 ms after such a sync); done here, `close()` finds little
     ///   to free.
     /// - After cycles that changed a few (an edit pushed, a change pulled), it waits
-    ///   ``quietBeforeFold``, and a later cycle waits again: an app that edits and syncs in
+    ///   ``delayBeforeSmallFold``, and a later cycle waits again: an app that edits and syncs in
     ///   quick succession would otherwise pay an fsync per edit, and, with the memory
     ///   released, its statements compiled again (2.4 ms of an 11 ms edit cycle here). A
     ///   `close()` within that second folds those few rows itself.
@@ -41,10 +41,10 @@ extension SyncEngine {
         switch logFold.planAfterCycles(manyRows: Self.manyRowsToFold) {
         case .nothing: return
         case .foldNow: foldWriteAheadLog(releasingMemory: true)
-        case .foldWhenQuiet:
+        case .foldLater:
             logFold.wait(
                 Task { [weak self] in
-                    guard (try? await Task.sleep(for: Self.quietBeforeFold)) != nil else { return }
+                    guard (try? await Task.sleep(for: Self.delayBeforeSmallFold)) != nil else { return }
                     self?.foldWriteAheadLog(releasingMemory: false)
                 }
             )
