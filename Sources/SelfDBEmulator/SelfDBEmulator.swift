@@ -114,6 +114,7 @@ public final class SelfDBEmulator: Sendable {
             controls: TestControls(accessTokenLifetime: configuration.accessTokenLifetime),
             realtime: RealtimeHub(),
             blobs: try BlobStore(root: directory.appendingPathComponent("storage", isDirectory: true)),
+            backups: BackupDirectory(root: directory.appendingPathComponent("backups", isDirectory: true)),
             synchro: synchro
         )
         if let admin = configuration.admin {

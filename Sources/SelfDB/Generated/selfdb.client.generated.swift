@@ -34,6 +34,18 @@ extension SelfDB {
 
     /// The `schema` endpoints.
     public var schema: Schema { Schema(api: apiClient) }
+
+    /// The `functions` endpoints.
+    public var functions: Functions { Functions(api: apiClient) }
+
+    /// The `webhooks` endpoints.
+    public var webhooks: Webhooks { Webhooks(api: apiClient) }
+
+    /// The `sql` endpoints.
+    public var sql: Sql { Sql(api: apiClient) }
+
+    /// The `backups` endpoints.
+    public var backups: Backups { Backups(api: apiClient) }
 }
 
 extension SelfDB {
@@ -344,6 +356,534 @@ extension SelfDB {
                     auth: .bearer
                 ),
                 decoding: SchemaVisualization.self
+            )
+        }
+    }
+}
+
+extension SelfDB {
+    /// The `functions` endpoints.
+    public struct Functions: Sendable {
+        /// The client that sends the requests.
+        public let api: APIClient
+
+        /// Creates the group over `api`.
+        public init(api: APIClient) {
+            self.api = api
+        }
+
+        /// How many functions match `search` (name or description). Admins only.
+        ///
+        /// `GET /functions/count`
+        public func count(search: String? = nil) async throws -> Int {
+            try await api.send(
+                APIRequest(
+                    method: .get,
+                    path: "/functions/count",
+                    auth: .bearer,
+                    query: [QueryItem("search", search)]
+                ),
+                decoding: Int.self
+            )
+        }
+
+        /// A page of functions. Admins only.
+        ///
+        /// `GET /functions/`
+        ///
+        /// - Parameter limit: 1–100 (server default 20).
+        /// - Parameter offset: How many to skip.
+        /// - Parameter search: Matches the name or description, case-insensitively.
+        /// - Parameter sortBy: Server default `created_at`.
+        /// - Parameter sortOrder: Server default descending.
+        public func list(
+            limit: Int? = nil,
+            offset: Int? = nil,
+            search: String? = nil,
+            sortBy: FunctionSortField? = nil,
+            sortOrder: SortDirection? = nil
+        ) async throws -> FunctionListResponse {
+            try await api.send(
+                APIRequest(
+                    method: .get,
+                    path: "/functions/",
+                    auth: .bearer,
+                    query: [
+                        QueryItem("limit", limit),
+                        QueryItem("offset", offset),
+                        QueryItem("search", search),
+                        QueryItem("sort_by", sortBy),
+                        QueryItem("sort_order", sortOrder),
+                    ]
+                ),
+                decoding: FunctionListResponse.self
+            )
+        }
+
+        /// Creates a function, `pending` until deployed. Admins only; a name already taken is 409.
+        ///
+        /// `POST /functions/`
+        @discardableResult
+        public func create(payload: FunctionCreate) async throws -> FunctionRead {
+            try await api.send(
+                APIRequest(
+                    method: .post,
+                    path: "/functions/",
+                    auth: .bearer,
+                    body: try api.json(payload)
+                ),
+                decoding: FunctionRead.self
+            )
+        }
+
+        /// One function. Admins only.
+        ///
+        /// `GET /functions/{function_id}`
+        public func get(_ functionId: Foundation.UUID) async throws -> FunctionRead {
+            try await api.send(
+                APIRequest(
+                    method: .get,
+                    path: "/functions/\(path: functionId)",
+                    auth: .bearer
+                ),
+                decoding: FunctionRead.self
+            )
+        }
+
+        /// Updates a function. Admins only.
+        ///
+        /// `PATCH /functions/{function_id}`
+        @discardableResult
+        public func update(_ functionId: Foundation.UUID, payload: FunctionUpdate) async throws -> FunctionRead {
+            try await api.send(
+                APIRequest(
+                    method: .patch,
+                    path: "/functions/\(path: functionId)",
+                    auth: .bearer,
+                    body: try api.json(payload)
+                ),
+                decoding: FunctionRead.self
+            )
+        }
+
+        /// Deletes a function with its webhooks, runs and logs (the server answers 204). Admins only.
+        ///
+        /// `DELETE /functions/{function_id}`
+        public func delete(_ functionId: Foundation.UUID) async throws {
+            try await api.send(
+                APIRequest(
+                    method: .delete,
+                    path: "/functions/\(path: functionId)",
+                    auth: .bearer
+                )
+            )
+        }
+
+        /// Deploys the function to the runtime; the answer says `deployed`, or `failed` with the reason. Admins only.
+        ///
+        /// `POST /functions/{function_id}/deploy`
+        @discardableResult
+        public func deploy(_ functionId: Foundation.UUID) async throws -> FunctionRead {
+            try await api.send(
+                APIRequest(
+                    method: .post,
+                    path: "/functions/\(path: functionId)/deploy",
+                    auth: .bearer
+                ),
+                decoding: FunctionRead.self
+            )
+        }
+
+        /// Replaces the function's environment variables. Admins only.
+        ///
+        /// `PUT /functions/{function_id}/env`
+        @discardableResult
+        public func setEnvironment(_ functionId: Foundation.UUID, payload: FunctionEnvVarsUpdate) async throws -> FunctionRead {
+            try await api.send(
+                APIRequest(
+                    method: .put,
+                    path: "/functions/\(path: functionId)/env",
+                    auth: .bearer,
+                    body: try api.json(payload)
+                ),
+                decoding: FunctionRead.self
+            )
+        }
+
+        /// The runtime's callback after a run: records the run, its logs and the function's counters.
+        /// It needs only the API key, on SelfDB as here; apps do not normally call it.
+        ///
+        /// `POST /functions/{function_name}/execution-result`
+        @discardableResult
+        public func reportExecution(_ functionName: String, payload: ExecutionResultRequest) async throws -> ExecutionResultResponse {
+            try await api.send(
+                APIRequest(
+                    method: .post,
+                    path: "/functions/\(path: functionName)/execution-result",
+                    auth: .apiKey,
+                    body: try api.json(payload)
+                ),
+                decoding: ExecutionResultResponse.self
+            )
+        }
+
+        /// A page of the function's runs, newest first. Admins only.
+        ///
+        /// `GET /functions/{function_id}/executions`
+        ///
+        /// - Parameter limit: 1–100 (server default 20).
+        public func executions(_ functionId: Foundation.UUID, limit: Int? = nil, offset: Int? = nil) async throws -> FunctionExecutionListResponse {
+            try await api.send(
+                APIRequest(
+                    method: .get,
+                    path: "/functions/\(path: functionId)/executions",
+                    auth: .bearer,
+                    query: [
+                        QueryItem("limit", limit),
+                        QueryItem("offset", offset),
+                    ]
+                ),
+                decoding: FunctionExecutionListResponse.self
+            )
+        }
+
+        /// A page of the function's log lines, newest first. Admins only.
+        ///
+        /// `GET /functions/{function_id}/logs`
+        ///
+        /// - Parameter limit: 1–500 (server default 100).
+        /// - Parameter level: Only lines of this level (`debug`, `info`, `warn`, `error`).
+        public func logs(
+            _ functionId: Foundation.UUID,
+            limit: Int? = nil,
+            offset: Int? = nil,
+            level: String? = nil
+        ) async throws -> FunctionLogListResponse {
+            try await api.send(
+                APIRequest(
+                    method: .get,
+                    path: "/functions/\(path: functionId)/logs",
+                    auth: .bearer,
+                    query: [
+                        QueryItem("limit", limit),
+                        QueryItem("offset", offset),
+                        QueryItem("level", level),
+                    ]
+                ),
+                decoding: FunctionLogListResponse.self
+            )
+        }
+    }
+}
+
+extension SelfDB {
+    /// The `webhooks` endpoints.
+    public struct Webhooks: Sendable {
+        /// The client that sends the requests.
+        public let api: APIClient
+
+        /// Creates the group over `api`.
+        public init(api: APIClient) {
+            self.api = api
+        }
+
+        /// A page of webhooks, newest first. Admins only.
+        ///
+        /// `GET /webhooks/`
+        ///
+        /// - Parameter limit: 1–100 (server default 20).
+        public func list(limit: Int? = nil, offset: Int? = nil) async throws -> WebhookListResponse {
+            try await api.send(
+                APIRequest(
+                    method: .get,
+                    path: "/webhooks/",
+                    auth: .bearer,
+                    query: [
+                        QueryItem("limit", limit),
+                        QueryItem("offset", offset),
+                    ]
+                ),
+                decoding: WebhookListResponse.self
+            )
+        }
+
+        /// Creates a webhook for a function (400 when the function does not exist). Admins only.
+        ///
+        /// `POST /webhooks/`
+        @discardableResult
+        public func create(payload: WebhookCreate) async throws -> WebhookRead {
+            try await api.send(
+                APIRequest(
+                    method: .post,
+                    path: "/webhooks/",
+                    auth: .bearer,
+                    body: try api.json(payload)
+                ),
+                decoding: WebhookRead.self
+            )
+        }
+
+        /// One webhook. Admins only.
+        ///
+        /// `GET /webhooks/{webhook_id}`
+        public func get(_ webhookId: Foundation.UUID) async throws -> WebhookRead {
+            try await api.send(
+                APIRequest(
+                    method: .get,
+                    path: "/webhooks/\(path: webhookId)",
+                    auth: .bearer
+                ),
+                decoding: WebhookRead.self
+            )
+        }
+
+        /// Updates a webhook. Admins only.
+        ///
+        /// `PATCH /webhooks/{webhook_id}`
+        @discardableResult
+        public func update(_ webhookId: Foundation.UUID, payload: WebhookUpdate) async throws -> WebhookRead {
+            try await api.send(
+                APIRequest(
+                    method: .patch,
+                    path: "/webhooks/\(path: webhookId)",
+                    auth: .bearer,
+                    body: try api.json(payload)
+                ),
+                decoding: WebhookRead.self
+            )
+        }
+
+        /// Deletes a webhook with its deliveries (the server answers 204). Admins only.
+        ///
+        /// `DELETE /webhooks/{webhook_id}`
+        public func delete(_ webhookId: Foundation.UUID) async throws {
+            try await api.send(
+                APIRequest(
+                    method: .delete,
+                    path: "/webhooks/\(path: webhookId)",
+                    auth: .bearer
+                )
+            )
+        }
+
+        /// Gives the webhook a new token; the old URL stops answering. Admins only.
+        ///
+        /// `POST /webhooks/{webhook_id}/regenerate-token`
+        @discardableResult
+        public func regenerateToken(_ webhookId: Foundation.UUID) async throws -> WebhookRead {
+            try await api.send(
+                APIRequest(
+                    method: .post,
+                    path: "/webhooks/\(path: webhookId)/regenerate-token",
+                    auth: .bearer
+                ),
+                decoding: WebhookRead.self
+            )
+        }
+
+        /// Calls a webhook's public URL, as its provider would: no API key, no user. The delivery is
+        /// recorded and handed to the function; 404 for an unknown or inactive token, 500 when the
+        /// runtime could not be reached.
+        ///
+        /// `POST /webhooks/trigger/{webhook_token}`
+        ///
+        /// - Parameter payload: The provider's JSON; anything but an object is recorded as `{}`.
+        @discardableResult
+        public func trigger(_ webhookToken: String, payload: JSONValue) async throws -> WebhookTriggerResponse {
+            try await api.send(
+                APIRequest(
+                    method: .post,
+                    path: "/webhooks/trigger/\(path: webhookToken)",
+                    body: try api.json(payload)
+                ),
+                decoding: WebhookTriggerResponse.self
+            )
+        }
+
+        /// A page of the webhook's deliveries, newest first. Admins only.
+        ///
+        /// `GET /webhooks/{webhook_id}/deliveries`
+        ///
+        /// - Parameter limit: 1–100 (server default 20).
+        public func deliveries(_ webhookId: Foundation.UUID, limit: Int? = nil, offset: Int? = nil) async throws -> WebhookDeliveryListResponse {
+            try await api.send(
+                APIRequest(
+                    method: .get,
+                    path: "/webhooks/\(path: webhookId)/deliveries",
+                    auth: .bearer,
+                    query: [
+                        QueryItem("limit", limit),
+                        QueryItem("offset", offset),
+                    ]
+                ),
+                decoding: WebhookDeliveryListResponse.self
+            )
+        }
+
+        /// Hands a delivery to its function again and answers the delivery as it now stands. Admins only.
+        ///
+        /// `POST /webhooks/deliveries/{delivery_id}/retry`
+        @discardableResult
+        public func retryDelivery(_ deliveryId: Foundation.UUID) async throws -> WebhookDeliveryRead {
+            try await api.send(
+                APIRequest(
+                    method: .post,
+                    path: "/webhooks/deliveries/\(path: deliveryId)/retry",
+                    auth: .bearer
+                ),
+                decoding: WebhookDeliveryRead.self
+            )
+        }
+    }
+}
+
+extension SelfDB {
+    /// The `sql` endpoints.
+    public struct Sql: Sendable {
+        /// The client that sends the requests.
+        public let api: APIClient
+
+        /// Creates the group over `api`.
+        public init(api: APIClient) {
+            self.api = api
+        }
+
+        /// The `sql.snippets` endpoints.
+        public var snippets: Snippets { Snippets(api: api) }
+
+        /// Runs SQL as the admin and records it in the admin's history. A failing query is 400 with
+        /// the database's message. Admins only.
+        ///
+        /// `POST /sql/query`
+        @discardableResult
+        public func query(query: String) async throws -> SqlExecutionResult {
+            try await api.send(
+                APIRequest(
+                    method: .post,
+                    path: "/sql/query",
+                    auth: .bearer,
+                    body: try api.json(SqlQueryRequest(query: query))
+                ),
+                decoding: SqlExecutionResult.self
+            )
+        }
+
+        /// The admin's own queries, newest first. Admins only.
+        ///
+        /// `GET /sql/history`
+        ///
+        /// - Parameter limit: 1–500 (server default 100).
+        public func history(limit: Int? = nil) async throws -> SqlHistoryListResponse {
+            try await api.send(
+                APIRequest(
+                    method: .get,
+                    path: "/sql/history",
+                    auth: .bearer,
+                    query: [QueryItem("limit", limit)]
+                ),
+                decoding: SqlHistoryListResponse.self
+            )
+        }
+
+        /// Forgets the admin's own queries (the server answers 204). Admins only.
+        ///
+        /// `DELETE /sql/history`
+        public func clearHistory() async throws {
+            try await api.send(
+                APIRequest(
+                    method: .delete,
+                    path: "/sql/history",
+                    auth: .bearer
+                )
+            )
+        }
+    }
+}
+
+extension SelfDB {
+    /// The `backups` endpoints.
+    public struct Backups: Sendable {
+        /// The client that sends the requests.
+        public let api: APIClient
+
+        /// Creates the group over `api`.
+        public init(api: APIClient) {
+            self.api = api
+        }
+
+        /// The backup archives the server holds, newest first. Admins only.
+        ///
+        /// `GET /backups`
+        public func list() async throws -> [BackupInfo] {
+            try await api.send(
+                APIRequest(
+                    method: .get,
+                    path: "/backups",
+                    auth: .bearer
+                ),
+                decoding: [BackupInfo].self
+            )
+        }
+
+        /// Makes a backup archive (database dump, stored files, configuration). Admins only; a failure is 500.
+        ///
+        /// `POST /backups`
+        @discardableResult
+        public func create() async throws -> BackupResult {
+            try await api.send(
+                APIRequest(
+                    method: .post,
+                    path: "/backups",
+                    auth: .bearer
+                ),
+                decoding: BackupResult.self
+            )
+        }
+
+        /// Restores a backup archive onto a fresh install. It needs no user, only the API key, and
+        /// SelfDB refuses it (403) once anyone has signed in.
+        ///
+        /// `POST /backups/restore`
+        ///
+        /// - Parameter archive: The `.tar.gz` archive.
+        @discardableResult
+        public func restore(archive: Foundation.Data) async throws -> RestoreResult {
+            try await api.send(
+                APIRequest(
+                    method: .post,
+                    path: "/backups/restore",
+                    auth: .apiKey,
+                    body: .multipartFile(archive, field: "file", contentType: "application/gzip")
+                ),
+                decoding: RestoreResult.self
+            )
+        }
+
+        /// A backup archive's bytes. Admins only.
+        ///
+        /// `GET /backups/{filename}/download`
+        public func download(_ filename: String) async throws -> Foundation.Data {
+            try await api.sendForBytes(
+                APIRequest(
+                    method: .get,
+                    path: "/backups/\(path: filename)/download",
+                    auth: .bearer
+                )
+            )
+        }
+
+        /// Deletes a backup archive. Admins only.
+        ///
+        /// `DELETE /backups/{filename}`
+        @discardableResult
+        public func delete(_ filename: String) async throws -> MessageResponse {
+            try await api.send(
+                APIRequest(
+                    method: .delete,
+                    path: "/backups/\(path: filename)",
+                    auth: .bearer
+                ),
+                decoding: MessageResponse.self
             )
         }
     }
@@ -879,6 +1419,62 @@ extension SelfDB.Storage {
                     method: .get,
                     path: "/storage/files/download/\(path: bucketName)/\(pathRest: path)",
                     auth: .optionalBearer
+                )
+            )
+        }
+    }
+}
+
+extension SelfDB.Sql {
+    /// The `sql.snippets` endpoints.
+    public struct Snippets: Sendable {
+        /// The client that sends the requests.
+        public let api: APIClient
+
+        /// Creates the group over `api`.
+        public init(api: APIClient) {
+            self.api = api
+        }
+
+        /// The admin's own snippets and every shared one, newest first. Admins only.
+        ///
+        /// `GET /sql/snippets`
+        public func list() async throws -> SqlSnippetListResponse {
+            try await api.send(
+                APIRequest(
+                    method: .get,
+                    path: "/sql/snippets",
+                    auth: .bearer
+                ),
+                decoding: SqlSnippetListResponse.self
+            )
+        }
+
+        /// Saves a query. Admins only.
+        ///
+        /// `POST /sql/snippets`
+        @discardableResult
+        public func create(payload: SqlSnippetCreate) async throws -> SqlSnippetRead {
+            try await api.send(
+                APIRequest(
+                    method: .post,
+                    path: "/sql/snippets",
+                    auth: .bearer,
+                    body: try api.json(payload)
+                ),
+                decoding: SqlSnippetRead.self
+            )
+        }
+
+        /// Deletes a snippet, any admin's (the server answers 204). Admins only.
+        ///
+        /// `DELETE /sql/snippets/{snippet_id}`
+        public func delete(_ snippetId: Foundation.UUID) async throws {
+            try await api.send(
+                APIRequest(
+                    method: .delete,
+                    path: "/sql/snippets/\(path: snippetId)",
+                    auth: .bearer
                 )
             )
         }

@@ -644,3 +644,275 @@ public struct SchemaEdge: Codable, Hashable, Sendable, Identifiable {
         try container.encode(self.targetColumn, forKey: "target_column")
     }
 }
+
+/// A serverless function (TypeScript for SelfDB's Deno runtime) to create. It starts `pending`: deploy it to run it.
+public struct FunctionCreate: Codable, Hashable, Sendable {
+    /// 1–255 characters: a letter, then letters, digits, `_` and `-`. Unique on the server.
+    public var name: String
+    /// The function's source; not blank.
+    public var code: String
+    /// At most 1,000 characters.
+    public var description: String?
+    /// 5–300 (server default 30).
+    public var timeoutSeconds: Int?
+    /// Environment variables the function runs with.
+    public var envVars: [String: String]?
+
+    /// Creates a `FunctionCreate`.
+    public init(name: String, code: String, description: String? = nil, timeoutSeconds: Int? = nil, envVars: [String: String]? = nil) {
+        self.name = name
+        self.code = code
+        self.description = description
+        self.timeoutSeconds = timeoutSeconds
+        self.envVars = envVars
+    }
+
+    /// Decodes the JSON object; an optional field may be missing or `null`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.name = try container.decode(String.self, forKey: "name")
+        self.code = try container.decode(String.self, forKey: "code")
+        self.description = try container.decodeIfPresent(String.self, forKey: "description")
+        self.timeoutSeconds = try container.decodeIfPresent(Int.self, forKey: "timeout_seconds")
+        self.envVars = try container.decodeIfPresent([String: String].self, forKey: "env_vars")
+    }
+
+    /// Encodes the JSON object; a `nil` field is left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.name, forKey: "name")
+        try container.encode(self.code, forKey: "code")
+        try container.encodeIfPresent(self.description, forKey: "description")
+        try container.encodeIfPresent(self.timeoutSeconds, forKey: "timeout_seconds")
+        try container.encodeIfPresent(self.envVars, forKey: "env_vars")
+    }
+}
+
+/// The whole set of a function's environment variables.
+public struct FunctionEnvVarsUpdate: Codable, Hashable, Sendable {
+    /// Name → value; replaces what was there.
+    public var envVars: [String: String]
+
+    /// Creates a `FunctionEnvVarsUpdate`.
+    public init(envVars: [String: String]) {
+        self.envVars = envVars
+    }
+
+    /// Decodes the JSON object.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.envVars = try container.decode([String: String].self, forKey: "env_vars")
+    }
+
+    /// Encodes the JSON object.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.envVars, forKey: "env_vars")
+    }
+}
+
+/// One call of a webhook's URL and what came of it.
+public struct WebhookDeliveryRead: Codable, Hashable, Sendable, Identifiable {
+    /// The delivery id.
+    public var id: Foundation.UUID
+    /// The webhook called.
+    public var webhookId: Foundation.UUID
+    /// The function it runs.
+    public var functionId: Foundation.UUID
+    /// The caller's address (v0.0.5 does not record it).
+    public var sourceIp: String?
+    /// The call's headers (v0.0.5 does not record them).
+    public var requestHeaders: [String: JSONValue]?
+    /// The call's JSON body (`{}` when it was not a JSON object).
+    public var requestBody: [String: JSONValue]?
+    /// Whether its signature checked out (v0.0.5 does not check).
+    public var signatureValid: Bool?
+    /// `received`, `queued`, `executing`, `completed`, `failed` or `retry_pending`.
+    public var status: String
+    /// Attempts so far, from 1.
+    public var deliveryAttempt: Int
+    /// When processing began.
+    public var processingStartedAt: Foundation.Date?
+    /// The run it caused.
+    public var functionExecutionId: Foundation.UUID?
+    /// What the runtime answered.
+    public var executionResult: [String: JSONValue]?
+    /// Why it failed, if it did.
+    public var errorMessage: String?
+    /// How long the run took.
+    public var executionTimeMs: Int?
+    /// The runtime's HTTP status.
+    public var responseStatusCode: Int?
+    /// Retries so far.
+    public var retryCount: Int
+    /// When the next retry is due.
+    public var nextRetryAt: Foundation.Date?
+    /// When it was recorded.
+    public var createdAt: Foundation.Date
+    /// When the call came in.
+    public var receivedAt: Foundation.Date?
+    /// When processing ended.
+    public var processingCompletedAt: Foundation.Date?
+    /// When it last changed.
+    public var updatedAt: Foundation.Date
+
+    /// Creates a `WebhookDeliveryRead`.
+    public init(
+        id: Foundation.UUID,
+        webhookId: Foundation.UUID,
+        functionId: Foundation.UUID,
+        sourceIp: String? = nil,
+        requestHeaders: [String: JSONValue]? = nil,
+        requestBody: [String: JSONValue]? = nil,
+        signatureValid: Bool? = nil,
+        status: String,
+        deliveryAttempt: Int,
+        processingStartedAt: Foundation.Date? = nil,
+        functionExecutionId: Foundation.UUID? = nil,
+        executionResult: [String: JSONValue]? = nil,
+        errorMessage: String? = nil,
+        executionTimeMs: Int? = nil,
+        responseStatusCode: Int? = nil,
+        retryCount: Int,
+        nextRetryAt: Foundation.Date? = nil,
+        createdAt: Foundation.Date,
+        receivedAt: Foundation.Date? = nil,
+        processingCompletedAt: Foundation.Date? = nil,
+        updatedAt: Foundation.Date
+    ) {
+        self.id = id
+        self.webhookId = webhookId
+        self.functionId = functionId
+        self.sourceIp = sourceIp
+        self.requestHeaders = requestHeaders
+        self.requestBody = requestBody
+        self.signatureValid = signatureValid
+        self.status = status
+        self.deliveryAttempt = deliveryAttempt
+        self.processingStartedAt = processingStartedAt
+        self.functionExecutionId = functionExecutionId
+        self.executionResult = executionResult
+        self.errorMessage = errorMessage
+        self.executionTimeMs = executionTimeMs
+        self.responseStatusCode = responseStatusCode
+        self.retryCount = retryCount
+        self.nextRetryAt = nextRetryAt
+        self.createdAt = createdAt
+        self.receivedAt = receivedAt
+        self.processingCompletedAt = processingCompletedAt
+        self.updatedAt = updatedAt
+    }
+
+    /// Decodes the JSON object; an optional field may be missing or `null`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.id = try container.decode(Foundation.UUID.self, forKey: "id")
+        self.webhookId = try container.decode(Foundation.UUID.self, forKey: "webhook_id")
+        self.functionId = try container.decode(Foundation.UUID.self, forKey: "function_id")
+        self.sourceIp = try container.decodeIfPresent(String.self, forKey: "source_ip")
+        self.requestHeaders = try container.decodeIfPresent([String: JSONValue].self, forKey: "request_headers")
+        self.requestBody = try container.decodeIfPresent([String: JSONValue].self, forKey: "request_body")
+        self.signatureValid = try container.decodeIfPresent(Bool.self, forKey: "signature_valid")
+        self.status = try container.decode(String.self, forKey: "status")
+        self.deliveryAttempt = try container.decode(Int.self, forKey: "delivery_attempt")
+        self.processingStartedAt = try container.decodeIfPresent(Foundation.Date.self, forKey: "processing_started_at")
+        self.functionExecutionId = try container.decodeIfPresent(Foundation.UUID.self, forKey: "function_execution_id")
+        self.executionResult = try container.decodeIfPresent([String: JSONValue].self, forKey: "execution_result")
+        self.errorMessage = try container.decodeIfPresent(String.self, forKey: "error_message")
+        self.executionTimeMs = try container.decodeIfPresent(Int.self, forKey: "execution_time_ms")
+        self.responseStatusCode = try container.decodeIfPresent(Int.self, forKey: "response_status_code")
+        self.retryCount = try container.decode(Int.self, forKey: "retry_count")
+        self.nextRetryAt = try container.decodeIfPresent(Foundation.Date.self, forKey: "next_retry_at")
+        self.createdAt = try container.decode(Foundation.Date.self, forKey: "created_at")
+        self.receivedAt = try container.decodeIfPresent(Foundation.Date.self, forKey: "received_at")
+        self.processingCompletedAt = try container.decodeIfPresent(Foundation.Date.self, forKey: "processing_completed_at")
+        self.updatedAt = try container.decode(Foundation.Date.self, forKey: "updated_at")
+    }
+
+    /// Encodes the JSON object; a `nil` field is left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.webhookId, forKey: "webhook_id")
+        try container.encode(self.functionId, forKey: "function_id")
+        try container.encodeIfPresent(self.sourceIp, forKey: "source_ip")
+        try container.encodeIfPresent(self.requestHeaders, forKey: "request_headers")
+        try container.encodeIfPresent(self.requestBody, forKey: "request_body")
+        try container.encodeIfPresent(self.signatureValid, forKey: "signature_valid")
+        try container.encode(self.status, forKey: "status")
+        try container.encode(self.deliveryAttempt, forKey: "delivery_attempt")
+        try container.encodeIfPresent(self.processingStartedAt, forKey: "processing_started_at")
+        try container.encodeIfPresent(self.functionExecutionId, forKey: "function_execution_id")
+        try container.encodeIfPresent(self.executionResult, forKey: "execution_result")
+        try container.encodeIfPresent(self.errorMessage, forKey: "error_message")
+        try container.encodeIfPresent(self.executionTimeMs, forKey: "execution_time_ms")
+        try container.encodeIfPresent(self.responseStatusCode, forKey: "response_status_code")
+        try container.encode(self.retryCount, forKey: "retry_count")
+        try container.encodeIfPresent(self.nextRetryAt, forKey: "next_retry_at")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encodeIfPresent(self.receivedAt, forKey: "received_at")
+        try container.encodeIfPresent(self.processingCompletedAt, forKey: "processing_completed_at")
+        try container.encode(self.updatedAt, forKey: "updated_at")
+    }
+}
+
+/// The outcome of making a backup.
+public struct BackupResult: Codable, Hashable, Sendable {
+    /// True (a failure answers 500).
+    public var success: Bool
+    /// The new archive's name.
+    public var filename: String?
+    /// A summary with the archive's size.
+    public var message: String
+
+    /// Creates a `BackupResult`.
+    public init(success: Bool, filename: String? = nil, message: String) {
+        self.success = success
+        self.filename = filename
+        self.message = message
+    }
+
+    /// Decodes the JSON object; an optional field may be missing or `null`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.success = try container.decode(Bool.self, forKey: "success")
+        self.filename = try container.decodeIfPresent(String.self, forKey: "filename")
+        self.message = try container.decode(String.self, forKey: "message")
+    }
+
+    /// Encodes the JSON object; a `nil` field is left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.success, forKey: "success")
+        try container.encodeIfPresent(self.filename, forKey: "filename")
+        try container.encode(self.message, forKey: "message")
+    }
+}
+
+/// The outcome of a restore.
+public struct RestoreResult: Codable, Hashable, Sendable {
+    /// True (a failure answers 400).
+    public var success: Bool
+    /// A summary.
+    public var message: String
+
+    /// Creates a `RestoreResult`.
+    public init(success: Bool, message: String) {
+        self.success = success
+        self.message = message
+    }
+
+    /// Decodes the JSON object.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.success = try container.decode(Bool.self, forKey: "success")
+        self.message = try container.decode(String.self, forKey: "message")
+    }
+
+    /// Encodes the JSON object.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.success, forKey: "success")
+        try container.encode(self.message, forKey: "message")
+    }
+}

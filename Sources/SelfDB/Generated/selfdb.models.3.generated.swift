@@ -514,3 +514,934 @@ public struct FileResponse: Codable, Hashable, Sendable, Identifiable, Cacheable
         try container.encodeIfPresent(self.updatedAt, forKey: "updated_at")
     }
 }
+
+/// The orders a function list can be sorted in.
+public enum FunctionSortField: RawRepresentable, Codable, Hashable, Sendable, QueryValueConvertible {
+    /// The value `"created_at"` on the wire.
+    case createdAt
+    /// The value `"updated_at"` on the wire.
+    case updatedAt
+    /// The value `"name"` on the wire.
+    case name
+    /// The value `"last_executed_at"` on the wire.
+    case lastExecutedAt
+    /// The value `"execution_count"` on the wire.
+    case executionCount
+    /// A value this version of the spec does not list; kept so that newer servers do not break decoding.
+    case unknown(String)
+
+    /// The case of `rawValue`; a value the spec does not list is `unknown(rawValue)`, so decoding never fails.
+    public init(rawValue: String) {
+        switch rawValue {
+        case "created_at": self = .createdAt
+        case "updated_at": self = .updatedAt
+        case "name": self = .name
+        case "last_executed_at": self = .lastExecutedAt
+        case "execution_count": self = .executionCount
+        default: self = .unknown(rawValue)
+        }
+    }
+
+    /// The value on the wire.
+    public var rawValue: String {
+        switch self {
+        case .createdAt: "created_at"
+        case .updatedAt: "updated_at"
+        case .name: "name"
+        case .lastExecutedAt: "last_executed_at"
+        case .executionCount: "execution_count"
+        case .unknown(let value): value
+        }
+    }
+
+    /// The values the spec lists, in its order.
+    public static let knownCases: [FunctionSortField] = [.createdAt, .updatedAt, .name, .lastExecutedAt, .executionCount]
+}
+
+/// A partial function update; absent fields are left unchanged. New code bumps the version and sets the function back to `pending`.
+public struct FunctionUpdate: Codable, Hashable, Sendable {
+    /// A new name, with the same rules as at creation.
+    public var name: String?
+    /// New free text.
+    public var description: String?
+    /// New source; not blank.
+    public var code: String?
+    /// 5–300.
+    public var timeoutSeconds: Int?
+    /// False keeps the function but stops it being used.
+    public var isActive: Bool?
+    /// Replaces the environment variables.
+    public var envVars: [String: String]?
+
+    /// Creates a `FunctionUpdate`.
+    public init(
+        name: String? = nil,
+        description: String? = nil,
+        code: String? = nil,
+        timeoutSeconds: Int? = nil,
+        isActive: Bool? = nil,
+        envVars: [String: String]? = nil
+    ) {
+        self.name = name
+        self.description = description
+        self.code = code
+        self.timeoutSeconds = timeoutSeconds
+        self.isActive = isActive
+        self.envVars = envVars
+    }
+
+    /// Decodes the JSON object; an optional field may be missing or `null`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.name = try container.decodeIfPresent(String.self, forKey: "name")
+        self.description = try container.decodeIfPresent(String.self, forKey: "description")
+        self.code = try container.decodeIfPresent(String.self, forKey: "code")
+        self.timeoutSeconds = try container.decodeIfPresent(Int.self, forKey: "timeout_seconds")
+        self.isActive = try container.decodeIfPresent(Bool.self, forKey: "is_active")
+        self.envVars = try container.decodeIfPresent([String: String].self, forKey: "env_vars")
+    }
+
+    /// Encodes the JSON object; a `nil` field is left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encodeIfPresent(self.name, forKey: "name")
+        try container.encodeIfPresent(self.description, forKey: "description")
+        try container.encodeIfPresent(self.code, forKey: "code")
+        try container.encodeIfPresent(self.timeoutSeconds, forKey: "timeout_seconds")
+        try container.encodeIfPresent(self.isActive, forKey: "is_active")
+        try container.encodeIfPresent(self.envVars, forKey: "env_vars")
+    }
+}
+
+/// A serverless function as the server returns it, with its deployment state and execution counters.
+public struct FunctionRead: Codable, Hashable, Sendable, Identifiable {
+    /// The function id.
+    public var id: Foundation.UUID
+    /// The function name, unique on the server.
+    public var name: String
+    /// Free text.
+    public var description: String?
+    /// The source.
+    public var code: String
+    /// Seconds a run may take.
+    public var timeoutSeconds: Int
+    /// The admin who created it.
+    public var ownerId: Foundation.UUID
+    /// Whether it is in use.
+    public var isActive: Bool
+    /// `pending`, `deployed`, `failed` or `undeployed`.
+    public var deploymentStatus: String
+    /// Why the last deployment failed, if it did.
+    public var deploymentError: String?
+    /// Bumped on every change of code, from 1.
+    public var version: Int
+    /// Its environment variables (the server always sends them).
+    public var envVars: [String: JSONValue]
+    /// Runs recorded.
+    public var executionCount: Int
+    /// Runs that succeeded.
+    public var executionSuccessCount: Int
+    /// Runs that failed.
+    public var executionErrorCount: Int
+    /// When it last ran.
+    public var lastExecutedAt: Foundation.Date?
+    /// The mean run time, in milliseconds.
+    public var avgExecutionTimeMs: Int?
+    /// When it was last deployed.
+    public var lastDeployedAt: Foundation.Date?
+    /// When it was created.
+    public var createdAt: Foundation.Date?
+    /// When it last changed.
+    public var updatedAt: Foundation.Date?
+
+    /// Creates a `FunctionRead`.
+    public init(
+        id: Foundation.UUID,
+        name: String,
+        description: String? = nil,
+        code: String,
+        timeoutSeconds: Int = 30,
+        ownerId: Foundation.UUID,
+        isActive: Bool,
+        deploymentStatus: String,
+        deploymentError: String? = nil,
+        version: Int,
+        envVars: [String: JSONValue],
+        executionCount: Int,
+        executionSuccessCount: Int,
+        executionErrorCount: Int,
+        lastExecutedAt: Foundation.Date? = nil,
+        avgExecutionTimeMs: Int? = nil,
+        lastDeployedAt: Foundation.Date? = nil,
+        createdAt: Foundation.Date? = nil,
+        updatedAt: Foundation.Date? = nil
+    ) {
+        self.id = id
+        self.name = name
+        self.description = description
+        self.code = code
+        self.timeoutSeconds = timeoutSeconds
+        self.ownerId = ownerId
+        self.isActive = isActive
+        self.deploymentStatus = deploymentStatus
+        self.deploymentError = deploymentError
+        self.version = version
+        self.envVars = envVars
+        self.executionCount = executionCount
+        self.executionSuccessCount = executionSuccessCount
+        self.executionErrorCount = executionErrorCount
+        self.lastExecutedAt = lastExecutedAt
+        self.avgExecutionTimeMs = avgExecutionTimeMs
+        self.lastDeployedAt = lastDeployedAt
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+
+    /// Decodes the JSON object; an optional field may be missing or `null`, a missing field takes its spec default.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.id = try container.decode(Foundation.UUID.self, forKey: "id")
+        self.name = try container.decode(String.self, forKey: "name")
+        self.description = try container.decodeIfPresent(String.self, forKey: "description")
+        self.code = try container.decode(String.self, forKey: "code")
+        self.timeoutSeconds = try container.decodeIfPresent(Int.self, forKey: "timeout_seconds") ?? 30
+        self.ownerId = try container.decode(Foundation.UUID.self, forKey: "owner_id")
+        self.isActive = try container.decode(Bool.self, forKey: "is_active")
+        self.deploymentStatus = try container.decode(String.self, forKey: "deployment_status")
+        self.deploymentError = try container.decodeIfPresent(String.self, forKey: "deployment_error")
+        self.version = try container.decode(Int.self, forKey: "version")
+        self.envVars = try container.decode([String: JSONValue].self, forKey: "env_vars")
+        self.executionCount = try container.decode(Int.self, forKey: "execution_count")
+        self.executionSuccessCount = try container.decode(Int.self, forKey: "execution_success_count")
+        self.executionErrorCount = try container.decode(Int.self, forKey: "execution_error_count")
+        self.lastExecutedAt = try container.decodeIfPresent(Foundation.Date.self, forKey: "last_executed_at")
+        self.avgExecutionTimeMs = try container.decodeIfPresent(Int.self, forKey: "avg_execution_time_ms")
+        self.lastDeployedAt = try container.decodeIfPresent(Foundation.Date.self, forKey: "last_deployed_at")
+        self.createdAt = try container.decodeIfPresent(Foundation.Date.self, forKey: "created_at")
+        self.updatedAt = try container.decodeIfPresent(Foundation.Date.self, forKey: "updated_at")
+    }
+
+    /// Encodes the JSON object; a `nil` field is left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.name, forKey: "name")
+        try container.encodeIfPresent(self.description, forKey: "description")
+        try container.encode(self.code, forKey: "code")
+        try container.encode(self.timeoutSeconds, forKey: "timeout_seconds")
+        try container.encode(self.ownerId, forKey: "owner_id")
+        try container.encode(self.isActive, forKey: "is_active")
+        try container.encode(self.deploymentStatus, forKey: "deployment_status")
+        try container.encodeIfPresent(self.deploymentError, forKey: "deployment_error")
+        try container.encode(self.version, forKey: "version")
+        try container.encode(self.envVars, forKey: "env_vars")
+        try container.encode(self.executionCount, forKey: "execution_count")
+        try container.encode(self.executionSuccessCount, forKey: "execution_success_count")
+        try container.encode(self.executionErrorCount, forKey: "execution_error_count")
+        try container.encodeIfPresent(self.lastExecutedAt, forKey: "last_executed_at")
+        try container.encodeIfPresent(self.avgExecutionTimeMs, forKey: "avg_execution_time_ms")
+        try container.encodeIfPresent(self.lastDeployedAt, forKey: "last_deployed_at")
+        try container.encodeIfPresent(self.createdAt, forKey: "created_at")
+        try container.encodeIfPresent(self.updatedAt, forKey: "updated_at")
+    }
+}
+
+/// One recorded run of a function.
+public struct FunctionExecutionRead: Codable, Hashable, Sendable, Identifiable {
+    /// The execution id.
+    public var id: Foundation.UUID
+    /// The function that ran.
+    public var functionId: Foundation.UUID
+    /// Whom the run is counted for (the function's owner).
+    public var userId: Foundation.UUID
+    /// `http`, `webhook`, `schedule`, `database`, `event` or `manual`.
+    public var triggerType: String
+    /// `running`, `completed`, `failed` or `timeout`.
+    public var status: String
+    /// When it started.
+    public var startedAt: Foundation.Date
+    /// When it ended.
+    public var completedAt: Foundation.Date?
+    /// How long it took, in milliseconds.
+    public var durationMs: Int?
+    /// What it returned.
+    public var result: [String: JSONValue]?
+    /// Why it failed, if it did.
+    public var errorMessage: String?
+    /// When it was recorded.
+    public var createdAt: Foundation.Date
+
+    /// Creates a `FunctionExecutionRead`.
+    public init(
+        id: Foundation.UUID,
+        functionId: Foundation.UUID,
+        userId: Foundation.UUID,
+        triggerType: String,
+        status: String,
+        startedAt: Foundation.Date,
+        completedAt: Foundation.Date? = nil,
+        durationMs: Int? = nil,
+        result: [String: JSONValue]? = nil,
+        errorMessage: String? = nil,
+        createdAt: Foundation.Date
+    ) {
+        self.id = id
+        self.functionId = functionId
+        self.userId = userId
+        self.triggerType = triggerType
+        self.status = status
+        self.startedAt = startedAt
+        self.completedAt = completedAt
+        self.durationMs = durationMs
+        self.result = result
+        self.errorMessage = errorMessage
+        self.createdAt = createdAt
+    }
+
+    /// Decodes the JSON object; an optional field may be missing or `null`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.id = try container.decode(Foundation.UUID.self, forKey: "id")
+        self.functionId = try container.decode(Foundation.UUID.self, forKey: "function_id")
+        self.userId = try container.decode(Foundation.UUID.self, forKey: "user_id")
+        self.triggerType = try container.decode(String.self, forKey: "trigger_type")
+        self.status = try container.decode(String.self, forKey: "status")
+        self.startedAt = try container.decode(Foundation.Date.self, forKey: "started_at")
+        self.completedAt = try container.decodeIfPresent(Foundation.Date.self, forKey: "completed_at")
+        self.durationMs = try container.decodeIfPresent(Int.self, forKey: "duration_ms")
+        self.result = try container.decodeIfPresent([String: JSONValue].self, forKey: "result")
+        self.errorMessage = try container.decodeIfPresent(String.self, forKey: "error_message")
+        self.createdAt = try container.decode(Foundation.Date.self, forKey: "created_at")
+    }
+
+    /// Encodes the JSON object; a `nil` field is left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.functionId, forKey: "function_id")
+        try container.encode(self.userId, forKey: "user_id")
+        try container.encode(self.triggerType, forKey: "trigger_type")
+        try container.encode(self.status, forKey: "status")
+        try container.encode(self.startedAt, forKey: "started_at")
+        try container.encodeIfPresent(self.completedAt, forKey: "completed_at")
+        try container.encodeIfPresent(self.durationMs, forKey: "duration_ms")
+        try container.encodeIfPresent(self.result, forKey: "result")
+        try container.encodeIfPresent(self.errorMessage, forKey: "error_message")
+        try container.encode(self.createdAt, forKey: "created_at")
+    }
+}
+
+/// One page of a function's runs, newest first.
+public struct FunctionExecutionListResponse: Codable, Hashable, Sendable {
+    /// The runs of the page.
+    public var executions: [FunctionExecutionRead]
+    /// How many runs, on all pages.
+    public var total: Int
+    /// The page size asked for.
+    public var limit: Int
+    /// How many were skipped.
+    public var offset: Int
+
+    /// Creates a `FunctionExecutionListResponse`.
+    public init(executions: [FunctionExecutionRead], total: Int, limit: Int, offset: Int) {
+        self.executions = executions
+        self.total = total
+        self.limit = limit
+        self.offset = offset
+    }
+
+    /// Decodes the JSON object.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.executions = try container.decode([FunctionExecutionRead].self, forKey: "executions")
+        self.total = try container.decode(Int.self, forKey: "total")
+        self.limit = try container.decode(Int.self, forKey: "limit")
+        self.offset = try container.decode(Int.self, forKey: "offset")
+    }
+
+    /// Encodes the JSON object.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.executions, forKey: "executions")
+        try container.encode(self.total, forKey: "total")
+        try container.encode(self.limit, forKey: "limit")
+        try container.encode(self.offset, forKey: "offset")
+    }
+}
+
+/// One log line of a function run.
+public struct FunctionLogRead: Codable, Hashable, Sendable, Identifiable {
+    /// The log entry id.
+    public var id: Foundation.UUID
+    /// The run that wrote it.
+    public var executionId: Foundation.UUID
+    /// The function.
+    public var functionId: Foundation.UUID
+    /// `debug`, `info`, `warn` or `error`.
+    public var logLevel: String
+    /// The line as the runtime sent it.
+    public var message: String
+    /// When it was recorded.
+    public var timestamp: Foundation.Date
+
+    /// Creates a `FunctionLogRead`.
+    public init(
+        id: Foundation.UUID,
+        executionId: Foundation.UUID,
+        functionId: Foundation.UUID,
+        logLevel: String,
+        message: String,
+        timestamp: Foundation.Date
+    ) {
+        self.id = id
+        self.executionId = executionId
+        self.functionId = functionId
+        self.logLevel = logLevel
+        self.message = message
+        self.timestamp = timestamp
+    }
+
+    /// Decodes the JSON object.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.id = try container.decode(Foundation.UUID.self, forKey: "id")
+        self.executionId = try container.decode(Foundation.UUID.self, forKey: "execution_id")
+        self.functionId = try container.decode(Foundation.UUID.self, forKey: "function_id")
+        self.logLevel = try container.decode(String.self, forKey: "log_level")
+        self.message = try container.decode(String.self, forKey: "message")
+        self.timestamp = try container.decode(Foundation.Date.self, forKey: "timestamp")
+    }
+
+    /// Encodes the JSON object.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.executionId, forKey: "execution_id")
+        try container.encode(self.functionId, forKey: "function_id")
+        try container.encode(self.logLevel, forKey: "log_level")
+        try container.encode(self.message, forKey: "message")
+        try container.encode(self.timestamp, forKey: "timestamp")
+    }
+}
+
+/// One page of a function's log lines, newest first.
+public struct FunctionLogListResponse: Codable, Hashable, Sendable {
+    /// The lines of the page.
+    public var logs: [FunctionLogRead]
+    /// How many lines match, on all pages.
+    public var total: Int
+    /// The page size asked for.
+    public var limit: Int
+    /// How many were skipped.
+    public var offset: Int
+
+    /// Creates a `FunctionLogListResponse`.
+    public init(logs: [FunctionLogRead], total: Int, limit: Int, offset: Int) {
+        self.logs = logs
+        self.total = total
+        self.limit = limit
+        self.offset = offset
+    }
+
+    /// Decodes the JSON object.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.logs = try container.decode([FunctionLogRead].self, forKey: "logs")
+        self.total = try container.decode(Int.self, forKey: "total")
+        self.limit = try container.decode(Int.self, forKey: "limit")
+        self.offset = try container.decode(Int.self, forKey: "offset")
+    }
+
+    /// Encodes the JSON object.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.logs, forKey: "logs")
+        try container.encode(self.total, forKey: "total")
+        try container.encode(self.limit, forKey: "limit")
+        try container.encode(self.offset, forKey: "offset")
+    }
+}
+
+/// What SelfDB's function runtime reports after a run (the server's callback; apps do not normally send it).
+public struct ExecutionResultRequest: Codable, Hashable, Sendable {
+    /// The runtime's id for the run.
+    public var executionId: String?
+    /// The function that ran.
+    public var functionName: String?
+    /// Whether it succeeded (server default false).
+    public var success: Bool?
+    /// What it returned.
+    public var result: JSONValue?
+    /// Its log lines; `[ERROR]` and `[WARN]` prefixes set the level.
+    public var logs: [String]?
+    /// How long it took, in milliseconds.
+    public var executionTimeMs: Double?
+    /// When it ran (ISO 8601).
+    public var timestamp: String?
+    /// The webhook delivery that started it, if one did.
+    public var deliveryId: String?
+
+    /// Creates a `ExecutionResultRequest`.
+    public init(
+        executionId: String? = nil,
+        functionName: String? = nil,
+        success: Bool? = nil,
+        result: JSONValue? = nil,
+        logs: [String]? = nil,
+        executionTimeMs: Double? = nil,
+        timestamp: String? = nil,
+        deliveryId: String? = nil
+    ) {
+        self.executionId = executionId
+        self.functionName = functionName
+        self.success = success
+        self.result = result
+        self.logs = logs
+        self.executionTimeMs = executionTimeMs
+        self.timestamp = timestamp
+        self.deliveryId = deliveryId
+    }
+
+    /// Decodes the JSON object; an optional field may be missing or `null`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.executionId = try container.decodeIfPresent(String.self, forKey: "execution_id")
+        self.functionName = try container.decodeIfPresent(String.self, forKey: "function_name")
+        self.success = try container.decodeIfPresent(Bool.self, forKey: "success")
+        self.result = try container.decodeIfPresent(JSONValue.self, forKey: "result")
+        self.logs = try container.decodeIfPresent([String].self, forKey: "logs")
+        self.executionTimeMs = try container.decodeIfPresent(Double.self, forKey: "execution_time_ms")
+        self.timestamp = try container.decodeIfPresent(String.self, forKey: "timestamp")
+        self.deliveryId = try container.decodeIfPresent(String.self, forKey: "delivery_id")
+    }
+
+    /// Encodes the JSON object; a `nil` field is left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encodeIfPresent(self.executionId, forKey: "execution_id")
+        try container.encodeIfPresent(self.functionName, forKey: "function_name")
+        try container.encodeIfPresent(self.success, forKey: "success")
+        try container.encodeIfPresent(self.result, forKey: "result")
+        try container.encodeIfPresent(self.logs, forKey: "logs")
+        try container.encodeIfPresent(self.executionTimeMs, forKey: "execution_time_ms")
+        try container.encodeIfPresent(self.timestamp, forKey: "timestamp")
+        try container.encodeIfPresent(self.deliveryId, forKey: "delivery_id")
+    }
+}
+
+/// The server's receipt for an execution result.
+public struct ExecutionResultResponse: Codable, Hashable, Sendable {
+    /// Always true.
+    public var received: Bool
+    /// The recorded execution, when the function exists.
+    public var executionId: Foundation.UUID?
+    /// `Function not found` when no function has that name (nothing is recorded).
+    public var warning: String?
+
+    /// Creates a `ExecutionResultResponse`.
+    public init(received: Bool, executionId: Foundation.UUID? = nil, warning: String? = nil) {
+        self.received = received
+        self.executionId = executionId
+        self.warning = warning
+    }
+
+    /// Decodes the JSON object; an optional field may be missing or `null`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.received = try container.decode(Bool.self, forKey: "received")
+        self.executionId = try container.decodeIfPresent(Foundation.UUID.self, forKey: "execution_id")
+        self.warning = try container.decodeIfPresent(String.self, forKey: "warning")
+    }
+
+    /// Encodes the JSON object; a `nil` field is left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.received, forKey: "received")
+        try container.encodeIfPresent(self.executionId, forKey: "execution_id")
+        try container.encodeIfPresent(self.warning, forKey: "warning")
+    }
+}
+
+/// A partial webhook update; absent fields are left unchanged.
+public struct WebhookUpdate: Codable, Hashable, Sendable {
+    /// A new name.
+    public var name: String?
+    /// New free text.
+    public var description: String?
+    /// A new signing secret.
+    public var secretKey: String?
+    /// False makes its URL answer 404.
+    public var isActive: Bool?
+    /// 1–10,000.
+    public var rateLimitPerMinute: Int?
+    /// 1–10.
+    public var retryAttempts: Int?
+    /// 1–3,600.
+    public var retryDelaySeconds: Int?
+
+    /// Creates a `WebhookUpdate`.
+    public init(
+        name: String? = nil,
+        description: String? = nil,
+        secretKey: String? = nil,
+        isActive: Bool? = nil,
+        rateLimitPerMinute: Int? = nil,
+        retryAttempts: Int? = nil,
+        retryDelaySeconds: Int? = nil
+    ) {
+        self.name = name
+        self.description = description
+        self.secretKey = secretKey
+        self.isActive = isActive
+        self.rateLimitPerMinute = rateLimitPerMinute
+        self.retryAttempts = retryAttempts
+        self.retryDelaySeconds = retryDelaySeconds
+    }
+
+    /// Decodes the JSON object; an optional field may be missing or `null`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.name = try container.decodeIfPresent(String.self, forKey: "name")
+        self.description = try container.decodeIfPresent(String.self, forKey: "description")
+        self.secretKey = try container.decodeIfPresent(String.self, forKey: "secret_key")
+        self.isActive = try container.decodeIfPresent(Bool.self, forKey: "is_active")
+        self.rateLimitPerMinute = try container.decodeIfPresent(Int.self, forKey: "rate_limit_per_minute")
+        self.retryAttempts = try container.decodeIfPresent(Int.self, forKey: "retry_attempts")
+        self.retryDelaySeconds = try container.decodeIfPresent(Int.self, forKey: "retry_delay_seconds")
+    }
+
+    /// Encodes the JSON object; a `nil` field is left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encodeIfPresent(self.name, forKey: "name")
+        try container.encodeIfPresent(self.description, forKey: "description")
+        try container.encodeIfPresent(self.secretKey, forKey: "secret_key")
+        try container.encodeIfPresent(self.isActive, forKey: "is_active")
+        try container.encodeIfPresent(self.rateLimitPerMinute, forKey: "rate_limit_per_minute")
+        try container.encodeIfPresent(self.retryAttempts, forKey: "retry_attempts")
+        try container.encodeIfPresent(self.retryDelaySeconds, forKey: "retry_delay_seconds")
+    }
+}
+
+/// A webhook as the server returns it. `webhook_token` is the secret part of its public URL.
+public struct WebhookRead: Codable, Hashable, Sendable, Identifiable {
+    /// The webhook id.
+    public var id: Foundation.UUID
+    /// The function it runs.
+    public var functionId: Foundation.UUID
+    /// The admin who created it.
+    public var ownerId: Foundation.UUID
+    /// Its name.
+    public var name: String
+    /// Free text.
+    public var description: String?
+    /// Who calls it.
+    public var provider: String?
+    /// The provider's event name.
+    public var providerEventType: String?
+    /// The token of `POST /webhooks/trigger/{token}`.
+    public var webhookToken: String
+    /// The signing secret.
+    public var secretKey: String
+    /// Whether its URL is live.
+    public var isActive: Bool
+    /// Whether failed deliveries may be retried.
+    public var retryEnabled: Bool
+    /// Deliveries per minute allowed.
+    public var rateLimitPerMinute: Int
+    /// Retries allowed.
+    public var retryAttempts: Int
+    /// Seconds between retries.
+    public var retryDelaySeconds: Int
+    /// When it last received a call (v0.0.5 never sets it).
+    public var lastReceivedAt: Foundation.Date?
+    /// The last delivery's status (v0.0.5 never sets it).
+    public var lastDeliveryStatus: String?
+    /// Deliveries that succeeded (v0.0.5 never counts).
+    public var successfulDeliveryCount: Int
+    /// Deliveries that failed (v0.0.5 never counts).
+    public var failedDeliveryCount: Int
+    /// All deliveries (v0.0.5 never counts).
+    public var totalDeliveryCount: Int
+    /// When it was created.
+    public var createdAt: Foundation.Date?
+    /// When it last changed.
+    public var updatedAt: Foundation.Date?
+
+    /// Creates a `WebhookRead`.
+    public init(
+        id: Foundation.UUID,
+        functionId: Foundation.UUID,
+        ownerId: Foundation.UUID,
+        name: String,
+        description: String? = nil,
+        provider: String? = nil,
+        providerEventType: String? = nil,
+        webhookToken: String,
+        secretKey: String,
+        isActive: Bool,
+        retryEnabled: Bool,
+        rateLimitPerMinute: Int = 100,
+        retryAttempts: Int = 3,
+        retryDelaySeconds: Int = 60,
+        lastReceivedAt: Foundation.Date? = nil,
+        lastDeliveryStatus: String? = nil,
+        successfulDeliveryCount: Int,
+        failedDeliveryCount: Int,
+        totalDeliveryCount: Int,
+        createdAt: Foundation.Date? = nil,
+        updatedAt: Foundation.Date? = nil
+    ) {
+        self.id = id
+        self.functionId = functionId
+        self.ownerId = ownerId
+        self.name = name
+        self.description = description
+        self.provider = provider
+        self.providerEventType = providerEventType
+        self.webhookToken = webhookToken
+        self.secretKey = secretKey
+        self.isActive = isActive
+        self.retryEnabled = retryEnabled
+        self.rateLimitPerMinute = rateLimitPerMinute
+        self.retryAttempts = retryAttempts
+        self.retryDelaySeconds = retryDelaySeconds
+        self.lastReceivedAt = lastReceivedAt
+        self.lastDeliveryStatus = lastDeliveryStatus
+        self.successfulDeliveryCount = successfulDeliveryCount
+        self.failedDeliveryCount = failedDeliveryCount
+        self.totalDeliveryCount = totalDeliveryCount
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+
+    /// Decodes the JSON object; an optional field may be missing or `null`, a missing field takes its spec default.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.id = try container.decode(Foundation.UUID.self, forKey: "id")
+        self.functionId = try container.decode(Foundation.UUID.self, forKey: "function_id")
+        self.ownerId = try container.decode(Foundation.UUID.self, forKey: "owner_id")
+        self.name = try container.decode(String.self, forKey: "name")
+        self.description = try container.decodeIfPresent(String.self, forKey: "description")
+        self.provider = try container.decodeIfPresent(String.self, forKey: "provider")
+        self.providerEventType = try container.decodeIfPresent(String.self, forKey: "provider_event_type")
+        self.webhookToken = try container.decode(String.self, forKey: "webhook_token")
+        self.secretKey = try container.decode(String.self, forKey: "secret_key")
+        self.isActive = try container.decode(Bool.self, forKey: "is_active")
+        self.retryEnabled = try container.decode(Bool.self, forKey: "retry_enabled")
+        self.rateLimitPerMinute = try container.decodeIfPresent(Int.self, forKey: "rate_limit_per_minute") ?? 100
+        self.retryAttempts = try container.decodeIfPresent(Int.self, forKey: "retry_attempts") ?? 3
+        self.retryDelaySeconds = try container.decodeIfPresent(Int.self, forKey: "retry_delay_seconds") ?? 60
+        self.lastReceivedAt = try container.decodeIfPresent(Foundation.Date.self, forKey: "last_received_at")
+        self.lastDeliveryStatus = try container.decodeIfPresent(String.self, forKey: "last_delivery_status")
+        self.successfulDeliveryCount = try container.decode(Int.self, forKey: "successful_delivery_count")
+        self.failedDeliveryCount = try container.decode(Int.self, forKey: "failed_delivery_count")
+        self.totalDeliveryCount = try container.decode(Int.self, forKey: "total_delivery_count")
+        self.createdAt = try container.decodeIfPresent(Foundation.Date.self, forKey: "created_at")
+        self.updatedAt = try container.decodeIfPresent(Foundation.Date.self, forKey: "updated_at")
+    }
+
+    /// Encodes the JSON object; a `nil` field is left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.functionId, forKey: "function_id")
+        try container.encode(self.ownerId, forKey: "owner_id")
+        try container.encode(self.name, forKey: "name")
+        try container.encodeIfPresent(self.description, forKey: "description")
+        try container.encodeIfPresent(self.provider, forKey: "provider")
+        try container.encodeIfPresent(self.providerEventType, forKey: "provider_event_type")
+        try container.encode(self.webhookToken, forKey: "webhook_token")
+        try container.encode(self.secretKey, forKey: "secret_key")
+        try container.encode(self.isActive, forKey: "is_active")
+        try container.encode(self.retryEnabled, forKey: "retry_enabled")
+        try container.encode(self.rateLimitPerMinute, forKey: "rate_limit_per_minute")
+        try container.encode(self.retryAttempts, forKey: "retry_attempts")
+        try container.encode(self.retryDelaySeconds, forKey: "retry_delay_seconds")
+        try container.encodeIfPresent(self.lastReceivedAt, forKey: "last_received_at")
+        try container.encodeIfPresent(self.lastDeliveryStatus, forKey: "last_delivery_status")
+        try container.encode(self.successfulDeliveryCount, forKey: "successful_delivery_count")
+        try container.encode(self.failedDeliveryCount, forKey: "failed_delivery_count")
+        try container.encode(self.totalDeliveryCount, forKey: "total_delivery_count")
+        try container.encodeIfPresent(self.createdAt, forKey: "created_at")
+        try container.encodeIfPresent(self.updatedAt, forKey: "updated_at")
+    }
+}
+
+/// One page of webhooks, newest first.
+public struct WebhookListResponse: Codable, Hashable, Sendable {
+    /// The webhooks of the page.
+    public var webhooks: [WebhookRead]
+    /// How many, on all pages.
+    public var total: Int
+    /// The page size asked for.
+    public var limit: Int
+    /// How many were skipped.
+    public var offset: Int
+
+    /// Creates a `WebhookListResponse`.
+    public init(webhooks: [WebhookRead], total: Int, limit: Int, offset: Int) {
+        self.webhooks = webhooks
+        self.total = total
+        self.limit = limit
+        self.offset = offset
+    }
+
+    /// Decodes the JSON object.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.webhooks = try container.decode([WebhookRead].self, forKey: "webhooks")
+        self.total = try container.decode(Int.self, forKey: "total")
+        self.limit = try container.decode(Int.self, forKey: "limit")
+        self.offset = try container.decode(Int.self, forKey: "offset")
+    }
+
+    /// Encodes the JSON object.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.webhooks, forKey: "webhooks")
+        try container.encode(self.total, forKey: "total")
+        try container.encode(self.limit, forKey: "limit")
+        try container.encode(self.offset, forKey: "offset")
+    }
+}
+
+/// What a webhook's URL answers when the delivery was handed to its function.
+public struct WebhookTriggerResponse: Codable, Hashable, Sendable {
+    /// Always true.
+    public var accepted: Bool
+    /// The delivery recorded.
+    public var deliveryId: Foundation.UUID
+    /// The function it ran.
+    public var functionName: String?
+    /// Set instead of `function` when the webhook has no function.
+    public var message: String?
+
+    /// Creates a `WebhookTriggerResponse`.
+    public init(accepted: Bool, deliveryId: Foundation.UUID, functionName: String? = nil, message: String? = nil) {
+        self.accepted = accepted
+        self.deliveryId = deliveryId
+        self.functionName = functionName
+        self.message = message
+    }
+
+    /// Decodes the JSON object; an optional field may be missing or `null`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.accepted = try container.decode(Bool.self, forKey: "accepted")
+        self.deliveryId = try container.decode(Foundation.UUID.self, forKey: "delivery_id")
+        self.functionName = try container.decodeIfPresent(String.self, forKey: "function")
+        self.message = try container.decodeIfPresent(String.self, forKey: "message")
+    }
+
+    /// Encodes the JSON object; a `nil` field is left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.accepted, forKey: "accepted")
+        try container.encode(self.deliveryId, forKey: "delivery_id")
+        try container.encodeIfPresent(self.functionName, forKey: "function")
+        try container.encodeIfPresent(self.message, forKey: "message")
+    }
+}
+
+/// SQL to run as the admin (PostgreSQL's dialect on SelfDB).
+public struct SqlQueryRequest: Codable, Hashable, Sendable {
+    /// 1–100,000 characters.
+    public var query: String
+
+    /// Creates a `SqlQueryRequest`.
+    public init(query: String) {
+        self.query = query
+    }
+
+    /// Decodes the JSON object.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.query = try container.decode(String.self, forKey: "query")
+    }
+
+    /// Encodes the JSON object.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.query, forKey: "query")
+    }
+}
+
+/// The admin's own snippets and every shared one, newest first.
+public struct SqlSnippetListResponse: Codable, Hashable, Sendable {
+    /// The snippets.
+    public var snippets: [SqlSnippetRead]
+
+    /// Creates a `SqlSnippetListResponse`.
+    public init(snippets: [SqlSnippetRead]) {
+        self.snippets = snippets
+    }
+
+    /// Decodes the JSON object.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.snippets = try container.decode([SqlSnippetRead].self, forKey: "snippets")
+    }
+
+    /// Encodes the JSON object.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.snippets, forKey: "snippets")
+    }
+}
+
+/// A backup archive the server holds.
+public struct BackupInfo: Codable, Hashable, Sendable {
+    /// `selfdb_backup_YYYYMMDD_HHMMSS.tar.gz`.
+    public var filename: String
+    /// Its size in bytes.
+    public var size: Int64
+    /// When it was made (read from its name; the server's local time, sent without a zone and read here as UTC).
+    public var createdAt: Foundation.Date
+
+    /// Creates a `BackupInfo`.
+    public init(filename: String, size: Int64, createdAt: Foundation.Date) {
+        self.filename = filename
+        self.size = size
+        self.createdAt = createdAt
+    }
+
+    /// Decodes the JSON object.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.filename = try container.decode(String.self, forKey: "filename")
+        self.size = try container.decode(Int64.self, forKey: "size")
+        self.createdAt = try container.decode(Foundation.Date.self, forKey: "created_at")
+    }
+
+    /// Encodes the JSON object.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.filename, forKey: "filename")
+        try container.encode(self.size, forKey: "size")
+        try container.encode(self.createdAt, forKey: "created_at")
+    }
+}
+
+/// A bare message acknowledgement.
+public struct MessageResponse: Codable, Hashable, Sendable {
+    /// The server's words.
+    public var message: String
+
+    /// Creates a `MessageResponse`.
+    public init(message: String) {
+        self.message = message
+    }
+
+    /// Decodes the JSON object.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.message = try container.decode(String.self, forKey: "message")
+    }
+
+    /// Encodes the JSON object.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.message, forKey: "message")
+    }
+}

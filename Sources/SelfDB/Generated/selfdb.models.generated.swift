@@ -376,3 +376,402 @@ public struct FileUploadResponse: Codable, Hashable, Sendable {
         try container.encodeIfPresent(self.message, forKey: "message")
     }
 }
+
+/// One page of functions.
+public struct FunctionListResponse: Codable, Hashable, Sendable {
+    /// The functions of the page.
+    public var functions: [FunctionRead]
+    /// How many match, on all pages.
+    public var total: Int
+    /// The page size asked for.
+    public var limit: Int
+    /// How many were skipped.
+    public var offset: Int
+
+    /// Creates a `FunctionListResponse`.
+    public init(functions: [FunctionRead], total: Int, limit: Int, offset: Int) {
+        self.functions = functions
+        self.total = total
+        self.limit = limit
+        self.offset = offset
+    }
+
+    /// Decodes the JSON object.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.functions = try container.decode([FunctionRead].self, forKey: "functions")
+        self.total = try container.decode(Int.self, forKey: "total")
+        self.limit = try container.decode(Int.self, forKey: "limit")
+        self.offset = try container.decode(Int.self, forKey: "offset")
+    }
+
+    /// Encodes the JSON object.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.functions, forKey: "functions")
+        try container.encode(self.total, forKey: "total")
+        try container.encode(self.limit, forKey: "limit")
+        try container.encode(self.offset, forKey: "offset")
+    }
+}
+
+/// A webhook to create: a public URL (by token) that runs a function.
+public struct WebhookCreate: Codable, Hashable, Sendable {
+    /// The function it runs.
+    public var functionId: Foundation.UUID
+    /// 1–255 characters (not unique).
+    public var name: String
+    /// At most 1,000 characters.
+    public var description: String?
+    /// The provider's signing secret; not blank.
+    public var secretKey: String
+    /// Who calls it (`stripe`, `github`...), at most 50 characters.
+    public var provider: String?
+    /// The provider's event name, at most 255 characters.
+    public var providerEventType: String?
+    /// 1–10,000 (server default 100).
+    public var rateLimitPerMinute: Int?
+    /// 1–10 (server default 3).
+    public var retryAttempts: Int?
+    /// 1–3,600. SelfDB v0.0.5 checks it but stores its default, 60: set it with an update.
+    public var retryDelaySeconds: Int?
+
+    /// Creates a `WebhookCreate`.
+    public init(
+        functionId: Foundation.UUID,
+        name: String,
+        description: String? = nil,
+        secretKey: String,
+        provider: String? = nil,
+        providerEventType: String? = nil,
+        rateLimitPerMinute: Int? = nil,
+        retryAttempts: Int? = nil,
+        retryDelaySeconds: Int? = nil
+    ) {
+        self.functionId = functionId
+        self.name = name
+        self.description = description
+        self.secretKey = secretKey
+        self.provider = provider
+        self.providerEventType = providerEventType
+        self.rateLimitPerMinute = rateLimitPerMinute
+        self.retryAttempts = retryAttempts
+        self.retryDelaySeconds = retryDelaySeconds
+    }
+
+    /// Decodes the JSON object; an optional field may be missing or `null`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.functionId = try container.decode(Foundation.UUID.self, forKey: "function_id")
+        self.name = try container.decode(String.self, forKey: "name")
+        self.description = try container.decodeIfPresent(String.self, forKey: "description")
+        self.secretKey = try container.decode(String.self, forKey: "secret_key")
+        self.provider = try container.decodeIfPresent(String.self, forKey: "provider")
+        self.providerEventType = try container.decodeIfPresent(String.self, forKey: "provider_event_type")
+        self.rateLimitPerMinute = try container.decodeIfPresent(Int.self, forKey: "rate_limit_per_minute")
+        self.retryAttempts = try container.decodeIfPresent(Int.self, forKey: "retry_attempts")
+        self.retryDelaySeconds = try container.decodeIfPresent(Int.self, forKey: "retry_delay_seconds")
+    }
+
+    /// Encodes the JSON object; a `nil` field is left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.functionId, forKey: "function_id")
+        try container.encode(self.name, forKey: "name")
+        try container.encodeIfPresent(self.description, forKey: "description")
+        try container.encode(self.secretKey, forKey: "secret_key")
+        try container.encodeIfPresent(self.provider, forKey: "provider")
+        try container.encodeIfPresent(self.providerEventType, forKey: "provider_event_type")
+        try container.encodeIfPresent(self.rateLimitPerMinute, forKey: "rate_limit_per_minute")
+        try container.encodeIfPresent(self.retryAttempts, forKey: "retry_attempts")
+        try container.encodeIfPresent(self.retryDelaySeconds, forKey: "retry_delay_seconds")
+    }
+}
+
+/// One page of a webhook's deliveries, newest first.
+public struct WebhookDeliveryListResponse: Codable, Hashable, Sendable {
+    /// The deliveries of the page.
+    public var deliveries: [WebhookDeliveryRead]
+    /// How many, on all pages.
+    public var total: Int
+    /// The page size asked for.
+    public var limit: Int
+    /// How many were skipped.
+    public var offset: Int
+
+    /// Creates a `WebhookDeliveryListResponse`.
+    public init(deliveries: [WebhookDeliveryRead], total: Int, limit: Int, offset: Int) {
+        self.deliveries = deliveries
+        self.total = total
+        self.limit = limit
+        self.offset = offset
+    }
+
+    /// Decodes the JSON object.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.deliveries = try container.decode([WebhookDeliveryRead].self, forKey: "deliveries")
+        self.total = try container.decode(Int.self, forKey: "total")
+        self.limit = try container.decode(Int.self, forKey: "limit")
+        self.offset = try container.decode(Int.self, forKey: "offset")
+    }
+
+    /// Encodes the JSON object.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.deliveries, forKey: "deliveries")
+        try container.encode(self.total, forKey: "total")
+        try container.encode(self.limit, forKey: "limit")
+        try container.encode(self.offset, forKey: "offset")
+    }
+}
+
+/// What a query did: rows for a read, a count for a write.
+public struct SqlExecutionResult: Codable, Hashable, Sendable {
+    /// True (a failed query answers 400).
+    public var success: Bool
+    /// Whether the query began with SELECT, WITH, EXPLAIN, SHOW or DESCRIBE.
+    public var isReadOnly: Bool
+    /// Seconds it took.
+    public var executionTime: Double
+    /// Rows returned, or rows changed.
+    public var rowCount: Int?
+    /// The result's column names, for a read.
+    public var columns: [String]?
+    /// The rows, for a read.
+    public var data: [[String: JSONValue]]?
+    /// A summary (`Query returned 2 row(s)`).
+    public var message: String?
+    /// Unused on success.
+    public var error: String?
+
+    /// Creates a `SqlExecutionResult`.
+    public init(
+        success: Bool,
+        isReadOnly: Bool,
+        executionTime: Double,
+        rowCount: Int? = nil,
+        columns: [String]? = nil,
+        data: [[String: JSONValue]]? = nil,
+        message: String? = nil,
+        error: String? = nil
+    ) {
+        self.success = success
+        self.isReadOnly = isReadOnly
+        self.executionTime = executionTime
+        self.rowCount = rowCount
+        self.columns = columns
+        self.data = data
+        self.message = message
+        self.error = error
+    }
+
+    /// Decodes the JSON object; an optional field may be missing or `null`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.success = try container.decode(Bool.self, forKey: "success")
+        self.isReadOnly = try container.decode(Bool.self, forKey: "is_read_only")
+        self.executionTime = try container.decode(Double.self, forKey: "execution_time")
+        self.rowCount = try container.decodeIfPresent(Int.self, forKey: "row_count")
+        self.columns = try container.decodeIfPresent([String].self, forKey: "columns")
+        self.data = try container.decodeIfPresent([[String: JSONValue]].self, forKey: "data")
+        self.message = try container.decodeIfPresent(String.self, forKey: "message")
+        self.error = try container.decodeIfPresent(String.self, forKey: "error")
+    }
+
+    /// Encodes the JSON object; a `nil` field is left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.success, forKey: "success")
+        try container.encode(self.isReadOnly, forKey: "is_read_only")
+        try container.encode(self.executionTime, forKey: "execution_time")
+        try container.encodeIfPresent(self.rowCount, forKey: "row_count")
+        try container.encodeIfPresent(self.columns, forKey: "columns")
+        try container.encodeIfPresent(self.data, forKey: "data")
+        try container.encodeIfPresent(self.message, forKey: "message")
+        try container.encodeIfPresent(self.error, forKey: "error")
+    }
+}
+
+/// A query the admin ran, with its outcome.
+public struct SqlHistoryRead: Codable, Hashable, Sendable, Identifiable {
+    /// The entry id.
+    public var id: Foundation.UUID
+    /// The query as run (trimmed).
+    public var query: String
+    /// Whether it was a read.
+    public var isReadOnly: Bool
+    /// Seconds it took.
+    public var executionTime: Double
+    /// Rows returned or changed.
+    public var rowCount: Int?
+    /// Why it failed, if it did.
+    public var error: String?
+    /// When it ran.
+    public var executedAt: Foundation.Date
+
+    /// Creates a `SqlHistoryRead`.
+    public init(
+        id: Foundation.UUID,
+        query: String,
+        isReadOnly: Bool,
+        executionTime: Double,
+        rowCount: Int? = nil,
+        error: String? = nil,
+        executedAt: Foundation.Date
+    ) {
+        self.id = id
+        self.query = query
+        self.isReadOnly = isReadOnly
+        self.executionTime = executionTime
+        self.rowCount = rowCount
+        self.error = error
+        self.executedAt = executedAt
+    }
+
+    /// Decodes the JSON object; an optional field may be missing or `null`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.id = try container.decode(Foundation.UUID.self, forKey: "id")
+        self.query = try container.decode(String.self, forKey: "query")
+        self.isReadOnly = try container.decode(Bool.self, forKey: "is_read_only")
+        self.executionTime = try container.decode(Double.self, forKey: "execution_time")
+        self.rowCount = try container.decodeIfPresent(Int.self, forKey: "row_count")
+        self.error = try container.decodeIfPresent(String.self, forKey: "error")
+        self.executedAt = try container.decode(Foundation.Date.self, forKey: "executed_at")
+    }
+
+    /// Encodes the JSON object; a `nil` field is left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.query, forKey: "query")
+        try container.encode(self.isReadOnly, forKey: "is_read_only")
+        try container.encode(self.executionTime, forKey: "execution_time")
+        try container.encodeIfPresent(self.rowCount, forKey: "row_count")
+        try container.encodeIfPresent(self.error, forKey: "error")
+        try container.encode(self.executedAt, forKey: "executed_at")
+    }
+}
+
+/// The admin's own queries, newest first.
+public struct SqlHistoryListResponse: Codable, Hashable, Sendable {
+    /// The entries.
+    public var history: [SqlHistoryRead]
+
+    /// Creates a `SqlHistoryListResponse`.
+    public init(history: [SqlHistoryRead]) {
+        self.history = history
+    }
+
+    /// Decodes the JSON object.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.history = try container.decode([SqlHistoryRead].self, forKey: "history")
+    }
+
+    /// Encodes the JSON object.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.history, forKey: "history")
+    }
+}
+
+/// A saved query.
+public struct SqlSnippetCreate: Codable, Hashable, Sendable {
+    /// 1–100 characters.
+    public var name: String
+    /// 1–100,000 characters.
+    public var sqlCode: String
+    /// At most 500 characters.
+    public var description: String?
+    /// Whether other admins see it.
+    public var isShared: Bool
+
+    /// Creates a `SqlSnippetCreate`.
+    public init(name: String, sqlCode: String, description: String? = nil, isShared: Bool = false) {
+        self.name = name
+        self.sqlCode = sqlCode
+        self.description = description
+        self.isShared = isShared
+    }
+
+    /// Decodes the JSON object; an optional field may be missing or `null`, a missing field takes its spec default.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.name = try container.decode(String.self, forKey: "name")
+        self.sqlCode = try container.decode(String.self, forKey: "sql_code")
+        self.description = try container.decodeIfPresent(String.self, forKey: "description")
+        self.isShared = try container.decodeIfPresent(Bool.self, forKey: "is_shared") ?? false
+    }
+
+    /// Encodes the JSON object; a `nil` field is left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.name, forKey: "name")
+        try container.encode(self.sqlCode, forKey: "sql_code")
+        try container.encodeIfPresent(self.description, forKey: "description")
+        try container.encode(self.isShared, forKey: "is_shared")
+    }
+}
+
+/// A saved query as the server returns it.
+public struct SqlSnippetRead: Codable, Hashable, Sendable, Identifiable {
+    /// The snippet id.
+    public var id: Foundation.UUID
+    /// Its name.
+    public var name: String
+    /// The query.
+    public var sqlCode: String
+    /// Free text.
+    public var description: String?
+    /// Whether other admins see it.
+    public var isShared: Bool
+    /// The admin who saved it.
+    public var createdBy: Foundation.UUID
+    /// When it was saved.
+    public var createdAt: Foundation.Date
+
+    /// Creates a `SqlSnippetRead`.
+    public init(
+        id: Foundation.UUID,
+        name: String,
+        sqlCode: String,
+        description: String? = nil,
+        isShared: Bool = false,
+        createdBy: Foundation.UUID,
+        createdAt: Foundation.Date
+    ) {
+        self.id = id
+        self.name = name
+        self.sqlCode = sqlCode
+        self.description = description
+        self.isShared = isShared
+        self.createdBy = createdBy
+        self.createdAt = createdAt
+    }
+
+    /// Decodes the JSON object; an optional field may be missing or `null`, a missing field takes its spec default.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.id = try container.decode(Foundation.UUID.self, forKey: "id")
+        self.name = try container.decode(String.self, forKey: "name")
+        self.sqlCode = try container.decode(String.self, forKey: "sql_code")
+        self.description = try container.decodeIfPresent(String.self, forKey: "description")
+        self.isShared = try container.decodeIfPresent(Bool.self, forKey: "is_shared") ?? false
+        self.createdBy = try container.decode(Foundation.UUID.self, forKey: "created_by")
+        self.createdAt = try container.decode(Foundation.Date.self, forKey: "created_at")
+    }
+
+    /// Encodes the JSON object; a `nil` field is left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.name, forKey: "name")
+        try container.encode(self.sqlCode, forKey: "sql_code")
+        try container.encodeIfPresent(self.description, forKey: "description")
+        try container.encode(self.isShared, forKey: "is_shared")
+        try container.encode(self.createdBy, forKey: "created_by")
+        try container.encode(self.createdAt, forKey: "created_at")
+    }
+}

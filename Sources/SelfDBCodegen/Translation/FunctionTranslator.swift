@@ -97,6 +97,9 @@ struct FunctionTranslator {
         let name = SwiftNamesRendering.member(parameter.swiftName.value)
         if types.isBytes(parameter.type.value) {
             let contentType = parameter.contentType ?? "application/octet-stream"
+            if let field = parameter.formField?.value {
+                return ".multipartFile(\(name), field: \(field.swiftLiteral), contentType: \(contentType.swiftLiteral))"
+            }
             return ".bytes(\(name), contentType: \(contentType.swiftLiteral))"
         }
         if parameter.flatten, let fields = flattenedFields(parameter) {

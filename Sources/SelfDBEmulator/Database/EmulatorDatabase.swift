@@ -82,6 +82,114 @@ struct EmulatorDatabase: Sendable {
                     """
             )
         }
+        migrator.registerMigration("v2-admin-services") { db in
+            // SelfDB's functions, webhooks and SQL tables (07_functions_webhooks.sql,
+            // 01_create_tables.sql), with their cascades: a user's functions go with the user,
+            // a function's webhooks, runs and logs with the function.
+            try db.execute(
+                sql: """
+                    CREATE TABLE _selfdb_functions (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        name TEXT NOT NULL UNIQUE,
+                        description TEXT,
+                        code TEXT NOT NULL,
+                        owner_id TEXT NOT NULL REFERENCES _selfdb_users(id) ON DELETE CASCADE,
+                        is_active INTEGER NOT NULL DEFAULT 1,
+                        deployment_status TEXT NOT NULL DEFAULT 'pending',
+                        deployment_error TEXT,
+                        version INTEGER NOT NULL DEFAULT 1,
+                        timeout_seconds INTEGER NOT NULL DEFAULT 30,
+                        env_vars TEXT NOT NULL DEFAULT '{}',
+                        execution_count INTEGER NOT NULL DEFAULT 0,
+                        execution_success_count INTEGER NOT NULL DEFAULT 0,
+                        execution_error_count INTEGER NOT NULL DEFAULT 0,
+                        last_executed_at TEXT,
+                        avg_execution_time_ms INTEGER,
+                        last_deployed_at TEXT,
+                        created_at TEXT NOT NULL,
+                        updated_at TEXT NOT NULL
+                    );
+                    CREATE TABLE _selfdb_function_executions (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        function_id TEXT NOT NULL REFERENCES _selfdb_functions(id) ON DELETE CASCADE,
+                        user_id TEXT NOT NULL REFERENCES _selfdb_users(id) ON DELETE CASCADE,
+                        trigger_type TEXT NOT NULL,
+                        status TEXT NOT NULL,
+                        started_at TEXT NOT NULL,
+                        completed_at TEXT,
+                        duration_ms INTEGER,
+                        result TEXT,
+                        error_message TEXT,
+                        created_at TEXT NOT NULL
+                    );
+                    CREATE INDEX _selfdb_function_executions_function ON _selfdb_function_executions(function_id, started_at);
+                    CREATE TABLE _selfdb_function_logs (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        execution_id TEXT NOT NULL REFERENCES _selfdb_function_executions(id) ON DELETE CASCADE,
+                        function_id TEXT NOT NULL REFERENCES _selfdb_functions(id) ON DELETE CASCADE,
+                        log_level TEXT NOT NULL,
+                        message TEXT NOT NULL,
+                        timestamp TEXT NOT NULL
+                    );
+                    CREATE INDEX _selfdb_function_logs_function ON _selfdb_function_logs(function_id, timestamp);
+                    CREATE TABLE _selfdb_webhooks (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        function_id TEXT NOT NULL REFERENCES _selfdb_functions(id) ON DELETE CASCADE,
+                        owner_id TEXT NOT NULL REFERENCES _selfdb_users(id) ON DELETE CASCADE,
+                        name TEXT NOT NULL,
+                        description TEXT,
+                        provider TEXT,
+                        provider_event_type TEXT,
+                        webhook_token TEXT NOT NULL UNIQUE,
+                        secret_key TEXT NOT NULL,
+                        is_active INTEGER NOT NULL DEFAULT 1,
+                        rate_limit_per_minute INTEGER NOT NULL DEFAULT 100,
+                        retry_enabled INTEGER NOT NULL DEFAULT 1,
+                        retry_attempts INTEGER NOT NULL DEFAULT 3,
+                        retry_delay_seconds INTEGER NOT NULL DEFAULT 60,
+                        created_at TEXT NOT NULL,
+                        updated_at TEXT NOT NULL
+                    );
+                    CREATE TABLE _selfdb_webhook_deliveries (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        webhook_id TEXT NOT NULL REFERENCES _selfdb_webhooks(id) ON DELETE CASCADE,
+                        function_id TEXT NOT NULL REFERENCES _selfdb_functions(id) ON DELETE CASCADE,
+                        request_body TEXT,
+                        status TEXT NOT NULL,
+                        delivery_attempt INTEGER NOT NULL DEFAULT 1,
+                        execution_result TEXT,
+                        error_message TEXT,
+                        response_status_code INTEGER,
+                        retry_count INTEGER NOT NULL DEFAULT 0,
+                        processing_completed_at TEXT,
+                        created_at TEXT NOT NULL,
+                        received_at TEXT,
+                        updated_at TEXT NOT NULL
+                    );
+                    CREATE INDEX _selfdb_webhook_deliveries_webhook ON _selfdb_webhook_deliveries(webhook_id, created_at);
+                    CREATE TABLE _selfdb_sql_history (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        query TEXT NOT NULL,
+                        is_read_only INTEGER NOT NULL,
+                        execution_time REAL NOT NULL,
+                        row_count INTEGER,
+                        error TEXT,
+                        user_id TEXT NOT NULL REFERENCES _selfdb_users(id) ON DELETE CASCADE,
+                        executed_at TEXT NOT NULL
+                    );
+                    CREATE INDEX _selfdb_sql_history_user ON _selfdb_sql_history(user_id, executed_at);
+                    CREATE TABLE _selfdb_sql_snippets (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        name TEXT NOT NULL,
+                        sql_code TEXT NOT NULL,
+                        description TEXT,
+                        is_shared INTEGER NOT NULL DEFAULT 0,
+                        created_by TEXT NOT NULL REFERENCES _selfdb_users(id) ON DELETE CASCADE,
+                        created_at TEXT NOT NULL
+                    );
+                    """
+            )
+        }
         return migrator
     }
 

@@ -12,28 +12,21 @@ import Hummingbird
 /// (``SelfDBSystemSchema``) and its registry of app tables. Anyone else: 401 without a user,
 /// 403 for a user who is not an admin, with the real server's words.
 enum SchemaRoutes {
-    static let adminOnly = "Admin access required for schema visualization"
-
     static func register(in table: inout RouteTable) {
         table.add(.get, "/schema/tables", tables)
         table.add(.get, "/schema/visualization", visualization)
     }
 
     static func tables(_ request: APIRequest, _ services: EmulatorServices) async throws -> Response {
-        try await requireAdmin(request, services)
+        _ = try await AdminOnly.schema.require(request, services)
         let (nodes, _) = try await schema(services)
         return .json(.array(nodes.compactMap { $0.objectValue?["id"] }))
     }
 
     static func visualization(_ request: APIRequest, _ services: EmulatorServices) async throws -> Response {
-        try await requireAdmin(request, services)
+        _ = try await AdminOnly.schema.require(request, services)
         let (nodes, edges) = try await schema(services)
         return .json(.object(JSONObject([("nodes", .array(nodes)), ("edges", .array(edges))])))
-    }
-
-    private static func requireAdmin(_ request: APIRequest, _ services: EmulatorServices) async throws {
-        let user = try await services.authenticator.requireUser(request)
-        guard user.isAdmin else { throw APIError.forbidden(adminOnly) }
     }
 
     /// SelfDB's own nodes and edges, read once (``SelfDBSystemSchema``).

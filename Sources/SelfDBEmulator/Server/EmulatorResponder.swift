@@ -94,7 +94,10 @@ struct EmulatorResponder: HTTPResponder {
 
     /// SelfDB checks the key before routing, so even unknown paths answer 406/401.
     /// Realtime URLs may carry it in the query, as WebSocket clients cannot set headers.
+    /// A webhook's public URL needs none: its token is its credential (SelfDB's middleware
+    /// skips every path under `/webhooks/trigger/`, whatever route it then reaches).
     private func checkAPIKey(_ request: Request, path: String) throws(APIError) {
+        if path.hasPrefix("/webhooks/trigger/") { return }
         var key = request.headers[.apiKey]
         if key == nil, path.hasPrefix("/realtime/") {
             key = QueryParameters(rawQuery: request.uri.query ?? "")["X-API-Key"]

@@ -10,6 +10,8 @@ final class EmulatorServices: Sendable {
     let controls: TestControls
     let realtime: RealtimeHub
     let blobs: BlobStore
+    /// Where backup archives are listed from (`backups/` in the data directory).
+    let backups: BackupDirectory
     /// The Synchro sync server; nil when no sync spec is configured.
     let synchro: SynchroServer?
 
@@ -20,6 +22,7 @@ final class EmulatorServices: Sendable {
         controls: TestControls,
         realtime: RealtimeHub,
         blobs: BlobStore,
+        backups: BackupDirectory,
         synchro: SynchroServer? = nil
     ) {
         self.configuration = configuration
@@ -29,6 +32,7 @@ final class EmulatorServices: Sendable {
         self.controls = controls
         self.realtime = realtime
         self.blobs = blobs
+        self.backups = backups
         self.synchro = synchro
     }
 

@@ -10,6 +10,10 @@ enum RouteBuilder {
         FileRoutes.register(in: &table)
         SystemRoutes.register(in: &table)
         SchemaRoutes.register(in: &table)
+        BackupRoutes.register(in: &table)
+        SQLRoutes.register(in: &table)
+        FunctionRoutes.register(in: &table)
+        WebhookRoutes.register(in: &table)
         return table
     }
 }

@@ -17,10 +17,14 @@ enum SystemRoutes {
     }
 
     static func status(_ request: APIRequest, _ services: EmulatorServices) async throws -> Response {
-        let initialized = try await services.database.pool.read { db in
+        .json(["initialized": .bool(try await isInitialized(services)), "version": .string(version)])
+    }
+
+    /// Whether anyone has signed in yet (a restore is refused from then on).
+    static func isInitialized(_ services: EmulatorServices) async throws -> Bool {
+        try await services.database.pool.read { db in
             try Bool.fetchOne(db, sql: "SELECT 1 FROM _selfdb_settings WHERE key = ?", arguments: [initializedKey]) ?? false
         }
-        return .json(["initialized": .bool(initialized), "version": .string(version)])
     }
 
     /// Called after every successful login; only the first one writes.

@@ -30,7 +30,7 @@ struct BodyReader {
         ([name] + aliases).contains { object.contains($0) }
     }
 
-    private mutating func raw(_ name: String, aliases: [String], required: Bool) -> (String, JSONValue)? {
+    mutating func raw(_ name: String, aliases: [String], required: Bool) -> (String, JSONValue)? {
         guard isObject else { return nil }
         for key in [name] + aliases {
             if let value = object[key] {

@@ -208,3 +208,29 @@ struct ValidationIssue: Error, Sendable, Equatable {
         )
     }
 }
+
+extension ValidationIssue {
+    static func intType(_ location: Location, _ field: String, input: JSONValue) -> ValidationIssue {
+        ValidationIssue(type: "int_type", loc: at(location, field), msg: "Input should be a valid integer", input: input)
+    }
+
+    static func intFromFloat(_ location: Location, _ field: String, input: JSONValue) -> ValidationIssue {
+        ValidationIssue(
+            type: "int_from_float",
+            loc: at(location, field),
+            msg: "Input should be a valid integer, got a number with a fractional part",
+            input: input
+        )
+    }
+
+    static func listType(_ location: Location, _ field: String, input: JSONValue) -> ValidationIssue {
+        ValidationIssue(type: "list_type", loc: at(location, field), msg: "Input should be a valid list", input: input)
+    }
+
+    /// A bad member of a list or dictionary field: `loc` goes one level deeper.
+    func nested(under key: JSONValue) -> ValidationIssue {
+        var issue = self
+        issue.loc.append(key)
+        return issue
+    }
+}

@@ -42,6 +42,10 @@ extension DriftChecker {
 
     private mutating func checkBody(_ parameter: ParameterDeclaration, of endpoint: EndpointDeclaration, against operation: OpenAPIDocument.Operation, declared reason: String?) {
         let type = parameter.type.value.nonOptional
+        if let field = parameter.formField {
+            checkFormBody(field, against: operation, declared: reason)
+            return
+        }
         // Raw bytes go as the body itself: a server that streams them declares no schema.
         if case .named(let name) = type, name == BuiltinType.bytes.rawValue || name == BuiltinType.json.rawValue { return }
         guard let body = operation.requestBody else {
@@ -49,6 +53,21 @@ extension DriftChecker {
             return
         }
         compareValue(type, body, what: "the body", at: parameter.key.location, declared: reason)
+    }
+
+    /// A `form:` body is one file part: the server must take a form with that field.
+    private mutating func checkFormBody(_ field: Located<String>, against operation: OpenAPIDocument.Operation, declared reason: String?) {
+        guard let form = operation.formBody else {
+            report(.error, "\(operation.method) \(operation.path) takes no multipart form on the server", at: field.location, declared: reason)
+            return
+        }
+        guard case .object(let properties, let required, _) = document.resolved(form), properties[field.value] != nil else {
+            report(.error, "the server's form has no field '\(field.value)'", at: field.location, declared: reason)
+            return
+        }
+        for name in required.sorted() where name != field.value {
+            report(.error, "the server's form also requires '\(name)'; the spec sends only '\(field.value)'", at: field.location, declared: reason)
+        }
     }
 
     static func pathParameterNames(_ path: String) -> [String] {

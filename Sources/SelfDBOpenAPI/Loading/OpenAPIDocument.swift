@@ -33,6 +33,8 @@ public struct OpenAPIDocument: Sendable {
         public var parameters: [Parameter]
         /// The schema of its JSON body, when it takes one.
         public var requestBody: Schema?
+        /// The schema of its `multipart/form-data` body, when it takes one (a file upload).
+        public var formBody: Schema?
         /// JSON response schemas by status (`nil`: the status has no JSON body).
         public var responses: [Int: Schema?]
     }
@@ -77,7 +79,9 @@ public struct OpenAPIDocument: Sendable {
             for method in ["get", "put", "post", "delete", "patch", "head"] {
                 guard let operation = item[method] as? [String: Any] else { continue }
                 let parameters = (shared + (operation["parameters"] as? [[String: Any]] ?? [])).compactMap(Parameter.init)
-                let body = ((operation["requestBody"] as? [String: Any])?["content"] as? [String: Any]).flatMap(Self.jsonSchema)
+                let content = (operation["requestBody"] as? [String: Any])?["content"] as? [String: Any]
+                let body = content.flatMap(Self.jsonSchema)
+                let form = ((content?["multipart/form-data"] as? [String: Any])?["schema"] as? [String: Any]).map(Schema.init)
                 var responses: [Int: Schema?] = [:]
                 for (status, response) in operation["responses"] as? [String: Any] ?? [:] {
                     guard let code = Int(status) else { continue }
@@ -90,6 +94,7 @@ public struct OpenAPIDocument: Sendable {
                     operationID: operation["operationId"] as? String,
                     parameters: parameters,
                     requestBody: body,
+                    formBody: form,
                     responses: responses
                 )
             }

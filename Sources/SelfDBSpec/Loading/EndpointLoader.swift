@@ -2,7 +2,7 @@
 enum EndpointLoader {
     static let methodKeys = HTTPMethodName.allCases.map { $0.rawValue.lowercased() }
     static let keys = methodKeys + ["method", "path", "summary", "auth", "params", "returns", "session", "idempotent", "deprecated", "drift"]
-    static let parameterKeys = ["in", "type", "label", "swift", "description", "flatten", "contentType", "drift"]
+    static let parameterKeys = ["in", "type", "label", "swift", "description", "flatten", "contentType", "form", "drift"]
 
     static func load(_ entry: SpecNode.Entry, defaultAuth: AuthRequirement, reader: inout NodeReader) -> EndpointDeclaration? {
         let name = Located(entry.key.text, at: entry.key.location)
@@ -105,6 +105,7 @@ enum EndpointLoader {
         var flatten = false
         var contentType: String?
         var driftReason: String?
+        var formField: Located<String>?
         let type: Located<TypeReference>?
         if case .mapping(let mapping) = entry.value {
             reader.checkKeys(mapping, allowed: parameterKeys, in: "parameter '\(key.value)'")
@@ -122,12 +123,14 @@ enum EndpointLoader {
             flatten = reader.bool(mapping, "flatten", "'flatten'", default: false)
             contentType = reader.optionalString(mapping, "contentType", "'contentType'")?.value
             driftReason = reader.optionalString(mapping, "drift", "'drift'")?.value
+            formField = reader.optionalString(mapping, "form", "'form'")
         } else {
             type = reader.typeReference(entry.value, "the type of '\(key.value)'")
         }
         guard let type else { return nil }
         var parameter = ParameterDeclaration(key: key, location: location, type: type, swiftName: swiftName, label: label, description: description, flatten: flatten, contentType: contentType)
         parameter.driftReason = driftReason
+        parameter.formField = formField
         return parameter
     }
 }

@@ -121,6 +121,8 @@ public struct ParameterDeclaration: Hashable, Sendable {
     public var contentType: String?
     /// Why the server differs on this parameter, when intended (`drift:`).
     public var driftReason: String?
+    /// For a raw-bytes body sent as `multipart/form-data`: the name of its one file part (`form:`).
+    public var formField: Located<String>?
 
     /// Creates a parameter.
     public init(

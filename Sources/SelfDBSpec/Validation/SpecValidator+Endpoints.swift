@@ -169,6 +169,16 @@ extension SpecValidator {
                 if parameter.contentType != nil, types.resolved(parameter.type.value).nonOptional != .named(BuiltinType.bytes.rawValue) {
                     error("'contentType' applies to raw 'Bytes' bodies only; JSON bodies are sent as application/json", at: parameter.key.location)
                 }
+                if let field = parameter.formField {
+                    if types.resolved(parameter.type.value).nonOptional != .named(BuiltinType.bytes.rawValue) {
+                        error("'form' applies to raw 'Bytes' bodies only: it sends them as the file part of a multipart form", at: field.location)
+                    } else if !MultipartFieldName.isValid(field.value) {
+                        error("'form' names a form field: letters, digits, '_' and '-', not '\(field.value)'", at: field.location)
+                    }
+                }
+            }
+            if parameter.location != .body, let field = parameter.formField {
+                error("'form' applies to body parameters only", at: field.location)
             }
             if parameter.location != .body, parameter.flatten {
                 error("'flatten' applies to body parameters only", at: parameter.key.location)

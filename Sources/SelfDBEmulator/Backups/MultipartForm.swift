@@ -1,0 +1,62 @@
+/// The file parts of a `multipart/form-data` body, enough to read an upload the way
+/// Starlette's form parser hands one to FastAPI's `UploadFile = File(...)`.
+struct MultipartForm {
+    /// File parts by field name (parts with a `filename`); plain fields are not kept.
+    private(set) var files: [String: [UInt8]] = [:]
+
+    /// Parses `body`; nil when `contentType` is not a multipart form with a boundary.
+    init?(contentType: String?, body: [UInt8]) {
+        guard let contentType, contentType.lowercased().hasPrefix("multipart/form-data"),
+            let boundary = Self.parameter("boundary", in: contentType), !boundary.isEmpty
+        else { return nil }
+        let delimiter = Array("--\(boundary)".utf8)
+        var parts: [ArraySlice<UInt8>] = []
+        var cursor = 0
+        var start: Int?
+        while let found = Self.find(delimiter, in: body, from: cursor) {
+            if let start {
+                // A part ends with CRLF before the next delimiter.
+                var end = found
+                if end >= start + 2, body[end - 2] == 0x0D, body[end - 1] == 0x0A { end -= 2 }
+                parts.append(body[start..<max(start, end)])
+            }
+            cursor = found + delimiter.count
+            if cursor + 1 < body.count, body[cursor] == UInt8(ascii: "-"), body[cursor + 1] == UInt8(ascii: "-") { break }
+            // Skip the CRLF after the delimiter.
+            if cursor + 1 < body.count, body[cursor] == 0x0D, body[cursor + 1] == 0x0A { cursor += 2 }
+            start = cursor
+        }
+        for part in parts {
+            guard let split = Self.find([0x0D, 0x0A, 0x0D, 0x0A], in: Array(part), from: 0) else { continue }
+            let headerText = String(decoding: part.prefix(split), as: UTF8.self)
+            let content = Array(part.dropFirst(split + 4))
+            for line in headerText.split(separator: "\r\n") where line.lowercased().hasPrefix("content-disposition:") {
+                let disposition = String(line)
+                guard let name = Self.parameter("name", in: disposition), Self.parameter("filename", in: disposition) != nil else { continue }
+                files[name] = content
+            }
+        }
+    }
+
+    /// A `key=value` or `key="value"` parameter of a header value.
+    private static func parameter(_ key: String, in header: String) -> String? {
+        for piece in header.split(separator: ";").dropFirst() {
+            let pair = piece.split(separator: "=", maxSplits: 1)
+            guard pair.count == 2, pair[0].trimmingSpaces.lowercased() == key else { continue }
+            var value = String(pair[1].trimmingSpaces)
+            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
+            return value
+        }
+        return nil
+    }
+
+    private static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {
+        guard !needle.isEmpty, haystack.count >= needle.count, start <= haystack.count - needle.count else { return nil }
+        var index = start
+        while index <= haystack.count - needle.count {
+            if haystack[index] == needle[0], haystack[index..<(index + needle.count)].elementsEqual(needle) { return index }
+            index += 1
+        }
+        return nil
+    }
+}
