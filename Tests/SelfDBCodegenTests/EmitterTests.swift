@@ -104,6 +104,18 @@ import Testing
         #expect(text.contains("sendForBytes("))
     }
 
+    @Test func aFormBodyIsOneMultipartFilePart() throws {
+        let text = try generate(
+            """
+            endpoints:
+              backups.restore:
+                post: /backups/restore
+                params: { archive: { in: body, type: Bytes, form: file, contentType: application/gzip } }
+            """
+        )
+        #expect(text.contains("body: .multipartFile(archive, field: \"file\", contentType: \"application/gzip\")"))
+    }
+
     @Test func defaultClientNameFollowsTheOutputFileStem() throws {
         let output = SpecCompiler.compile("endpoints:\n  a.b: { get: /x, returns: Int }\n", file: "Specs/notes.v2.yaml")
         let spec = try #require(output.spec)

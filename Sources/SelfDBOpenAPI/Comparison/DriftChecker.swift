@@ -44,6 +44,15 @@ public struct DriftChecker {
             checkParameters(of: endpoint, against: operation)
             checkResponse(of: endpoint, against: operation)
         }
+        for declared in spec.elsewhere {
+            let key = OpenAPIDocument.Key(method: declared.method, path: declared.path)
+            guard document.operations[key] != nil else {
+                report(.error, "\(declared.method) \(declared.path) is not an operation of the server ('elsewhere')", at: declared.location)
+                continue
+            }
+            covered.insert(key)
+            findings.append(DriftFinding(severity: .note, message: "\(declared.method) \(declared.path) is covered outside the spec: \(declared.reason)", location: declared.location))
+        }
         // Notes about no declaration: at the spec's start.
         let top = SourceLocation(file: spec.file, line: 1, column: 1)
         for key in document.operations.keys.filter({ !covered.contains($0) }).sorted() {

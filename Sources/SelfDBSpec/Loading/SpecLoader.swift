@@ -14,7 +14,7 @@ public enum SpecLoader {
     }
 
     /// Top-level keys, in the order the documentation presents them.
-    public static let topLevelKeys = ["spec", "description", "access", "client", "defaults", "errors", "models", "endpoints", "tables"]
+    public static let topLevelKeys = ["spec", "description", "access", "client", "defaults", "errors", "models", "endpoints", "tables", "elsewhere"]
 
     /// Loads `text`, naming `file` in every location.
     public static func load(_ text: String, file: String) -> Result {
@@ -67,6 +67,9 @@ public enum SpecLoader {
         if let entry = reader.entry(mapping, "tables"), let tables = reader.mapping(entry.value, "'tables'") {
             spec.tables = tables.entries.compactMap { TableLoader.load($0, reader: &reader) }
         }
+        if let entry = reader.entry(mapping, "elsewhere"), let elsewhere = reader.mapping(entry.value, "'elsewhere'") {
+            spec.elsewhere = elsewhere.entries.compactMap { loadElsewhere($0, reader: &reader) }
+        }
         if spec.client == nil, let first = spec.endpoints.first {
             // Endpoints need a root type; name it after the file so a small spec needs no
             // boilerplate (`billing.yaml` → `BillingAPI`).
@@ -78,6 +81,18 @@ public enum SpecLoader {
             spec.client = Spec.ClientOptions(name: Located(name, at: first.name.location), extendsExistingType: false)
         }
         return spec
+    }
+
+    /// `"GET /realtime/socket": "why"`.
+    private static func loadElsewhere(_ entry: SpecNode.Entry, reader: inout NodeReader) -> ElsewhereDeclaration? {
+        let parts = entry.key.text.split(separator: " ", omittingEmptySubsequences: true)
+        let methods = ["GET", "PUT", "POST", "DELETE", "PATCH", "HEAD"]
+        guard parts.count == 2, methods.contains(String(parts[0])), parts[1].hasPrefix("/") else {
+            reader.error("an 'elsewhere' key is a method and a path, such as 'GET /realtime/socket', not '\(entry.key.text)'", at: entry.key.location)
+            return nil
+        }
+        guard let reason = reader.string(entry.value, "the reason for '\(entry.key.text)'") else { return nil }
+        return ElsewhereDeclaration(method: String(parts[0]), path: String(parts[1]), location: entry.key.location, reason: reason.value)
     }
 
     private static func loadClient(_ node: SpecNode, reader: inout NodeReader) -> Spec.ClientOptions? {

@@ -36,6 +36,8 @@ public struct Spec: Hashable, Sendable {
     public var endpoints: [EndpointDeclaration]
     /// Table models in declaration order.
     public var tables: [TableDeclaration]
+    /// Server operations this spec leaves to hand-written code (`elsewhere:`).
+    public var elsewhere: [ElsewhereDeclaration] = []
 
     /// Creates a spec.
     public init(
@@ -56,6 +58,27 @@ public struct Spec: Hashable, Sendable {
         self.models = models
         self.endpoints = endpoints
         self.tables = tables
+    }
+}
+
+/// `"METHOD /path": why` under `elsewhere:`: an operation of the server that hand-written code
+/// covers (a WebSocket, say), so the drift check does not count it as missing.
+public struct ElsewhereDeclaration: Hashable, Sendable {
+    /// The HTTP method, upper case.
+    public var method: String
+    /// The path as the server's OpenAPI document writes it.
+    public var path: String
+    /// Where the key was written.
+    public var location: SourceLocation
+    /// What covers it.
+    public var reason: String
+
+    /// Creates a declaration.
+    public init(method: String, path: String, location: SourceLocation, reason: String) {
+        self.method = method
+        self.path = path
+        self.location = location
+        self.reason = reason
     }
 }
 
