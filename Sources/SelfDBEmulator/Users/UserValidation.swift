@@ -11,11 +11,14 @@ enum UserValidation {
 
     /// A pragmatic email check: one `@`, a non-empty local part, a dotted domain, no spaces.
     static func emailProblem(_ email: String) -> String? {
-        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
-        guard parts.count == 2 else { return "An email address must have exactly one @-sign." }
+        // email-validator's words, as SelfDB v0.0.5 answers them.
+        let parts = email.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return "An email address must have an @-sign." }
         guard !parts[0].isEmpty else { return "There must be something before the @-sign." }
         let domain = parts[1]
         guard !domain.isEmpty else { return "There must be something after the @-sign." }
+        if domain.contains("@") { return "The part after the @-sign contains invalid characters: '@'." }
+        if parts[0].contains(" ") { return "The email address contains invalid characters before the @-sign: SPACE." }
         guard !email.contains(where: { $0 == " " || $0.isNewline }), email.utf8.count <= 254 else {
             return "The email address contains invalid characters."
         }
@@ -30,7 +33,7 @@ enum UserValidation {
     static func email(_ reader: inout BodyReader, required: Bool) -> String? {
         guard let email = reader.string("email", required: required) else { return nil }
         if let problem = emailProblem(email) {
-            reader.fail(.valueError(.body, "email", message: "value is not a valid email address: \(problem)", input: .string(email)))
+            reader.fail(.invalidEmail("email", reason: problem, input: .string(email)))
             return nil
         }
         return email

@@ -186,6 +186,8 @@ struct ValidationIssue: Error, Sendable, Equatable {
         )
     }
 
+    /// A validator's `ValueError`. FastAPI encodes the exception object itself as `ctx.error`,
+    /// which comes out as `{}` (checked against SelfDB v0.0.5).
     static func valueError(_ location: Location, _ field: String?, message: String, input: JSONValue)
         -> ValidationIssue
     {
@@ -194,7 +196,19 @@ struct ValidationIssue: Error, Sendable, Equatable {
             loc: at(location, field),
             msg: "Value error, \(message)",
             input: input,
-            ctx: JSONObject([("error", .string(message))])
+            ctx: JSONObject([("error", .object(JSONObject()))])
+        )
+    }
+
+    /// pydantic's `EmailStr` failure: `value_error` without the `Value error, ` prefix, the
+    /// email-validator's reason in `ctx.reason`.
+    static func invalidEmail(_ field: String, reason: String, input: JSONValue) -> ValidationIssue {
+        ValidationIssue(
+            type: "value_error",
+            loc: at(.body, field),
+            msg: "value is not a valid email address: \(reason)",
+            input: input,
+            ctx: JSONObject([("reason", .string(reason))])
         )
     }
 
