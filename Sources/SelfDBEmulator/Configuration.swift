@@ -19,7 +19,7 @@ extension SelfDBEmulator {
 
     /// How to run an emulator.
     public struct Configuration: Sendable {
-        /// Where the SQLite database and uploaded files live. `nil` uses a fresh temporary
+        /// Where the SQLite database, uploaded files and backup archives (`backups/`) live. `nil` uses a fresh temporary
         /// directory that ``SelfDBEmulator/stop()`` deletes.
         public var dataDirectory: URL?
         /// The value every request must send in `X-API-Key`.
