@@ -32,9 +32,12 @@ struct BackupsClientTests {
             #expect(deleted.message == "Backup selfdb_backup_20250301_000000.tar.gz deleted successfully")
             #expect(try await admin.backups.list().count == 1)
 
-            await expectError("500: the emulator makes no SelfDB backup, and says so", { error in
-                if case .internalServerError(let detail) = error { detail.hasPrefix("Backup failed: the SelfDB emulator makes no SelfDB backups") } else { false }
-            }) {
+            await expectError(
+                "500: the emulator makes no SelfDB backup, and says so",
+                { error in
+                    if case .internalServerError(let detail) = error { detail.hasPrefix("Backup failed: the SelfDB emulator makes no SelfDB backups") } else { false }
+                }
+            ) {
                 _ = try await admin.backups.create()
             }
             let (user, _) = try await fixture.newUser()
@@ -55,15 +58,21 @@ struct BackupsClientTests {
             await expectError("400 for an empty archive", { if case .badRequest(let detail) = $0 { detail == "Uploaded file is empty" } else { false } }) {
                 _ = try await anonymous.backups.restore(archive: Data())
             }
-            await expectError("400: the emulator restores no SelfDB backup", { error in
-                if case .badRequest(let detail) = error { detail.hasPrefix("Restore failed: the SelfDB emulator") } else { false }
-            }) {
+            await expectError(
+                "400: the emulator restores no SelfDB backup",
+                { error in
+                    if case .badRequest(let detail) = error { detail.hasPrefix("Restore failed: the SelfDB emulator") } else { false }
+                }
+            ) {
                 _ = try await anonymous.backups.restore(archive: Data([0x1F, 0x8B, 0x08]))
             }
             _ = try await fixture.admin()
-            await expectError("403 once anyone has signed in", { error in
-                if case .permissionDenied(let detail) = error { detail == "System is already initialized. Restore is only available on fresh installs." } else { false }
-            }) {
+            await expectError(
+                "403 once anyone has signed in",
+                { error in
+                    if case .permissionDenied(let detail) = error { detail == "System is already initialized. Restore is only available on fresh installs." } else { false }
+                }
+            ) {
                 _ = try await anonymous.backups.restore(archive: Data([0x1F, 0x8B, 0x08]))
             }
         }

@@ -11,9 +11,12 @@ struct WebhooksClientTests {
         try await ClientFixture.run { fixture in
             let admin = try await fixture.admin()
             let function = try await admin.functions.create(payload: FunctionCreate(name: "on-payment", code: "export default 1"))
-            await expectError("400 with PostgreSQL's words for an unknown function", { error in
-                if case .badRequest(let detail) = error { detail.contains("violates foreign key constraint \"webhooks_function_id_fkey\"") } else { false }
-            }) {
+            await expectError(
+                "400 with PostgreSQL's words for an unknown function",
+                { error in
+                    if case .badRequest(let detail) = error { detail.contains("violates foreign key constraint \"webhooks_function_id_fkey\"") } else { false }
+                }
+            ) {
                 _ = try await admin.webhooks.create(payload: WebhookCreate(functionId: UUID(), name: "w", secretKey: "s"))
             }
             let webhook = try await admin.webhooks.create(
@@ -47,9 +50,12 @@ struct WebhooksClientTests {
             let webhook = try await admin.webhooks.create(payload: WebhookCreate(functionId: function.id, name: "w", secretKey: "s"))
             // No API key at all, as a provider calls it.
             let provider = fixture.client(apiKey: "not-the-key")
-            await expectError("500: the emulator runs no function, and says so", { error in
-                if case .internalServerError(let detail) = error { detail.hasPrefix("Failed to invoke function: the SelfDB emulator runs no Deno runtime") } else { false }
-            }) {
+            await expectError(
+                "500: the emulator runs no function, and says so",
+                { error in
+                    if case .internalServerError(let detail) = error { detail.hasPrefix("Failed to invoke function: the SelfDB emulator runs no Deno runtime") } else { false }
+                }
+            ) {
                 _ = try await provider.webhooks.trigger(webhook.webhookToken, payload: ["amount": 5])
             }
             await expectError("404 for an unknown token", { if case .notFound(let detail) = $0 { detail == "Webhook not found or inactive" } else { false } }) {

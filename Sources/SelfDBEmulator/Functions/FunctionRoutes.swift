@@ -128,29 +128,25 @@ enum FunctionRoutes {
         body.forbidExtraFields()
         try body.validate()
 
-        // SelfDB drops fields sent as null, like fields not sent; nothing left: no write at all.
-        var assignments: [String] = []
-        var arguments: StatementArguments = []
-        if let name { assignments.append("name = ?"); arguments += [name] }
-        if let description { assignments.append("description = ?"); arguments += [description] }
-        if let code { assignments.append("code = ?"); arguments += [code] }
-        if let timeout { assignments.append("timeout_seconds = ?"); arguments += [timeout] }
-        if let isActive { assignments.append("is_active = ?"); arguments += [isActive] }
-        if let environment { assignments.append("env_vars = ?"); arguments += [environmentText(environment)] }
-        guard !assignments.isEmpty else { return .json(function.json) }
+        var update = PartialUpdate()
+        update.set("name", name)
+        update.set("description", description)
+        update.set("code", code)
+        update.set("timeout_seconds", timeout)
+        update.set("is_active", isActive)
+        update.set("env_vars", environment.map(environmentText))
+        guard !update.isEmpty else { return .json(function.json) }
         if code != nil {
             // New code is a new version, to be deployed again.
-            assignments += ["version = version + 1", "deployment_status = 'pending'"]
+            update.set(sql: "version = version + 1")
+            update.set(sql: "deployment_status = 'pending'")
         }
-        assignments.append("updated_at = ?")
-        arguments += [Timestamp.now(), function.id]
-        let sql = "UPDATE _selfdb_functions SET \(assignments.joined(separator: ", ")) WHERE id = ?"
-        let values = arguments
+        let statement = update.statement(table: "_selfdb_functions", id: function.id, now: Timestamp.now())
         let json = try await services.database.pool.write { db in
             if let name, name != function.name, try FunctionRecord.find(name: name, in: db) != nil {
                 throw FunctionRecord.nameTaken(name)
             }
-            try db.execute(sql: sql, arguments: values)
+            try db.execute(sql: statement.sql, arguments: statement.arguments)
             return try FunctionRecord.load(function.id, in: db).json
         }
         return .json(json)

@@ -73,7 +73,10 @@ enum SQLTokens {
                 index += 1
                 while index < scalars.count {
                     if scalars[index] == "'" {
-                        if index + 1 < scalars.count, scalars[index + 1] == "'" { index += 2; continue }
+                        if index + 1 < scalars.count, scalars[index + 1] == "'" {
+                            index += 2
+                            continue
+                        }
                         break
                     }
                     index += 1
@@ -85,7 +88,11 @@ enum SQLTokens {
                 index += 1
                 while index < scalars.count {
                     if scalars[index] == close {
-                        if close != "]", index + 1 < scalars.count, scalars[index + 1] == close { word.unicodeScalars.append(close); index += 2; continue }
+                        if close != "]", index + 1 < scalars.count, scalars[index + 1] == close {
+                            word.unicodeScalars.append(close)
+                            index += 2
+                            continue
+                        }
                         break
                     }
                     word.unicodeScalars.append(scalars[index])
@@ -100,7 +107,10 @@ enum SQLTokens {
                 while index + 1 < scalars.count, !(scalars[index] == "*" && scalars[index + 1] == "/") { index += 1 }
                 index += 2
             default:
-                guard isWordScalar(scalar) else { index += 1; continue }
+                guard isWordScalar(scalar) else {
+                    index += 1
+                    continue
+                }
                 var word = ""
                 while index < scalars.count, isWordScalar(scalars[index]) {
                     word.unicodeScalars.append(scalars[index])

@@ -104,23 +104,18 @@ enum WebhookRoutes {
         let webhook = try await load(request, services, declarations: 2, then: body.issues)
         try body.validate()
 
-        // Fields sent as null are dropped like fields not sent.
-        var assignments: [String] = []
-        var arguments: StatementArguments = []
-        if let name { assignments.append("name = ?"); arguments += [name] }
-        if let description { assignments.append("description = ?"); arguments += [description] }
-        if let secret { assignments.append("secret_key = ?"); arguments += [secret] }
-        if let isActive { assignments.append("is_active = ?"); arguments += [isActive] }
-        if let rateLimit { assignments.append("rate_limit_per_minute = ?"); arguments += [rateLimit] }
-        if let attempts { assignments.append("retry_attempts = ?"); arguments += [attempts] }
-        if let delay { assignments.append("retry_delay_seconds = ?"); arguments += [delay] }
-        guard !assignments.isEmpty else { return .json(webhook.json) }
-        assignments.append("updated_at = ?")
-        arguments += [Timestamp.now(), webhook.id]
-        let sql = "UPDATE _selfdb_webhooks SET \(assignments.joined(separator: ", ")) WHERE id = ?"
-        let values = arguments
+        var update = PartialUpdate()
+        update.set("name", name)
+        update.set("description", description)
+        update.set("secret_key", secret)
+        update.set("is_active", isActive)
+        update.set("rate_limit_per_minute", rateLimit)
+        update.set("retry_attempts", attempts)
+        update.set("retry_delay_seconds", delay)
+        guard !update.isEmpty else { return .json(webhook.json) }
+        let statement = update.statement(table: "_selfdb_webhooks", id: webhook.id, now: Timestamp.now())
         let json = try await services.database.pool.write { db in
-            try db.execute(sql: sql, arguments: values)
+            try db.execute(sql: statement.sql, arguments: statement.arguments)
             return try WebhookRecord.load(webhook.id, in: db).json
         }
         return .json(json)
