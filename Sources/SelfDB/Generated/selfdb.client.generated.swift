@@ -375,6 +375,8 @@ extension SelfDB {
         /// How many functions match `search` (name or description). Admins only.
         ///
         /// `GET /functions/count`
+        ///
+        /// - Parameter search: Matches the name or description, case-insensitively.
         public func count(search: String? = nil) async throws -> Int {
             try await api.send(
                 APIRequest(
@@ -423,6 +425,8 @@ extension SelfDB {
         /// Creates a function, `pending` until deployed. Admins only; a name already taken is 409.
         ///
         /// `POST /functions/`
+        ///
+        /// - Parameter payload: The function to create.
         @discardableResult
         public func create(payload: FunctionCreate) async throws -> FunctionRead {
             try await api.send(
@@ -439,6 +443,8 @@ extension SelfDB {
         /// One function. Admins only.
         ///
         /// `GET /functions/{function_id}`
+        ///
+        /// - Parameter functionId: The function.
         public func get(_ functionId: Foundation.UUID) async throws -> FunctionRead {
             try await api.send(
                 APIRequest(
@@ -453,6 +459,9 @@ extension SelfDB {
         /// Updates a function. Admins only.
         ///
         /// `PATCH /functions/{function_id}`
+        ///
+        /// - Parameter functionId: The function.
+        /// - Parameter payload: The fields to change.
         @discardableResult
         public func update(_ functionId: Foundation.UUID, payload: FunctionUpdate) async throws -> FunctionRead {
             try await api.send(
@@ -469,6 +478,8 @@ extension SelfDB {
         /// Deletes a function with its webhooks, runs and logs (the server answers 204). Admins only.
         ///
         /// `DELETE /functions/{function_id}`
+        ///
+        /// - Parameter functionId: The function.
         public func delete(_ functionId: Foundation.UUID) async throws {
             try await api.send(
                 APIRequest(
@@ -482,6 +493,8 @@ extension SelfDB {
         /// Deploys the function to the runtime; the answer says `deployed`, or `failed` with the reason. Admins only.
         ///
         /// `POST /functions/{function_id}/deploy`
+        ///
+        /// - Parameter functionId: The function.
         @discardableResult
         public func deploy(_ functionId: Foundation.UUID) async throws -> FunctionRead {
             try await api.send(
@@ -497,6 +510,9 @@ extension SelfDB {
         /// Replaces the function's environment variables. Admins only.
         ///
         /// `PUT /functions/{function_id}/env`
+        ///
+        /// - Parameter functionId: The function.
+        /// - Parameter payload: The new set of variables.
         @discardableResult
         public func setEnvironment(_ functionId: Foundation.UUID, payload: FunctionEnvVarsUpdate) async throws -> FunctionRead {
             try await api.send(
@@ -514,6 +530,9 @@ extension SelfDB {
         /// It needs only the API key, on SelfDB as here; apps do not normally call it.
         ///
         /// `POST /functions/{function_name}/execution-result`
+        ///
+        /// - Parameter functionName: The function's name.
+        /// - Parameter payload: The run as the runtime reports it.
         @discardableResult
         public func reportExecution(_ functionName: String, payload: ExecutionResultRequest) async throws -> ExecutionResultResponse {
             try await api.send(
@@ -531,7 +550,9 @@ extension SelfDB {
         ///
         /// `GET /functions/{function_id}/executions`
         ///
+        /// - Parameter functionId: The function.
         /// - Parameter limit: 1–100 (server default 20).
+        /// - Parameter offset: How many to skip.
         public func executions(_ functionId: Foundation.UUID, limit: Int? = nil, offset: Int? = nil) async throws -> FunctionExecutionListResponse {
             try await api.send(
                 APIRequest(
@@ -551,7 +572,9 @@ extension SelfDB {
         ///
         /// `GET /functions/{function_id}/logs`
         ///
+        /// - Parameter functionId: The function.
         /// - Parameter limit: 1–500 (server default 100).
+        /// - Parameter offset: How many to skip.
         /// - Parameter level: Only lines of this level (`debug`, `info`, `warn`, `error`).
         public func logs(
             _ functionId: Foundation.UUID,
@@ -592,6 +615,7 @@ extension SelfDB {
         /// `GET /webhooks/`
         ///
         /// - Parameter limit: 1–100 (server default 20).
+        /// - Parameter offset: How many to skip.
         public func list(limit: Int? = nil, offset: Int? = nil) async throws -> WebhookListResponse {
             try await api.send(
                 APIRequest(
@@ -610,6 +634,8 @@ extension SelfDB {
         /// Creates a webhook for a function (400 when the function does not exist). Admins only.
         ///
         /// `POST /webhooks/`
+        ///
+        /// - Parameter payload: The webhook to create.
         @discardableResult
         public func create(payload: WebhookCreate) async throws -> WebhookRead {
             try await api.send(
@@ -626,6 +652,8 @@ extension SelfDB {
         /// One webhook. Admins only.
         ///
         /// `GET /webhooks/{webhook_id}`
+        ///
+        /// - Parameter webhookId: The webhook.
         public func get(_ webhookId: Foundation.UUID) async throws -> WebhookRead {
             try await api.send(
                 APIRequest(
@@ -640,6 +668,9 @@ extension SelfDB {
         /// Updates a webhook. Admins only.
         ///
         /// `PATCH /webhooks/{webhook_id}`
+        ///
+        /// - Parameter webhookId: The webhook.
+        /// - Parameter payload: The fields to change.
         @discardableResult
         public func update(_ webhookId: Foundation.UUID, payload: WebhookUpdate) async throws -> WebhookRead {
             try await api.send(
@@ -656,6 +687,8 @@ extension SelfDB {
         /// Deletes a webhook with its deliveries (the server answers 204). Admins only.
         ///
         /// `DELETE /webhooks/{webhook_id}`
+        ///
+        /// - Parameter webhookId: The webhook.
         public func delete(_ webhookId: Foundation.UUID) async throws {
             try await api.send(
                 APIRequest(
@@ -669,6 +702,8 @@ extension SelfDB {
         /// Gives the webhook a new token; the old URL stops answering. Admins only.
         ///
         /// `POST /webhooks/{webhook_id}/regenerate-token`
+        ///
+        /// - Parameter webhookId: The webhook.
         @discardableResult
         public func regenerateToken(_ webhookId: Foundation.UUID) async throws -> WebhookRead {
             try await api.send(
@@ -687,6 +722,7 @@ extension SelfDB {
         ///
         /// `POST /webhooks/trigger/{webhook_token}`
         ///
+        /// - Parameter webhookToken: The token of the webhook's URL (`webhook_token`).
         /// - Parameter payload: The provider's JSON; anything but an object is recorded as `{}`.
         @discardableResult
         public func trigger(_ webhookToken: String, payload: JSONValue) async throws -> WebhookTriggerResponse {
@@ -704,7 +740,9 @@ extension SelfDB {
         ///
         /// `GET /webhooks/{webhook_id}/deliveries`
         ///
+        /// - Parameter webhookId: The webhook.
         /// - Parameter limit: 1–100 (server default 20).
+        /// - Parameter offset: How many to skip.
         public func deliveries(_ webhookId: Foundation.UUID, limit: Int? = nil, offset: Int? = nil) async throws -> WebhookDeliveryListResponse {
             try await api.send(
                 APIRequest(
@@ -723,6 +761,8 @@ extension SelfDB {
         /// Hands a delivery to its function again and answers the delivery as it now stands. Admins only.
         ///
         /// `POST /webhooks/deliveries/{delivery_id}/retry`
+        ///
+        /// - Parameter deliveryId: The delivery.
         @discardableResult
         public func retryDelivery(_ deliveryId: Foundation.UUID) async throws -> WebhookDeliveryRead {
             try await api.send(
@@ -862,6 +902,8 @@ extension SelfDB {
         /// A backup archive's bytes. Admins only.
         ///
         /// `GET /backups/{filename}/download`
+        ///
+        /// - Parameter filename: The archive's file name.
         public func download(_ filename: String) async throws -> Foundation.Data {
             try await api.sendForBytes(
                 APIRequest(
@@ -875,6 +917,8 @@ extension SelfDB {
         /// Deletes a backup archive. Admins only.
         ///
         /// `DELETE /backups/{filename}`
+        ///
+        /// - Parameter filename: The archive's file name.
         @discardableResult
         public func delete(_ filename: String) async throws -> MessageResponse {
             try await api.send(
@@ -1453,6 +1497,8 @@ extension SelfDB.Sql {
         /// Saves a query. Admins only.
         ///
         /// `POST /sql/snippets`
+        ///
+        /// - Parameter payload: The snippet to save.
         @discardableResult
         public func create(payload: SqlSnippetCreate) async throws -> SqlSnippetRead {
             try await api.send(
@@ -1469,6 +1515,8 @@ extension SelfDB.Sql {
         /// Deletes a snippet, any admin's (the server answers 204). Admins only.
         ///
         /// `DELETE /sql/snippets/{snippet_id}`
+        ///
+        /// - Parameter snippetId: The snippet.
         public func delete(_ snippetId: Foundation.UUID) async throws {
             try await api.send(
                 APIRequest(
