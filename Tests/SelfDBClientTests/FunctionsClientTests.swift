@@ -25,6 +25,7 @@ struct FunctionsClientTests {
             }
             #expect(try await admin.functions.count() == 2)
             #expect(try await admin.functions.count(search: "twin") == 1)
+            #expect(try await admin.functions.count(search: "hello_world") == 1, "SelfDB's ILIKE: '_' is a wildcard")
             let page = try await admin.functions.list(limit: 1, sortBy: .name, sortOrder: .asc)
             #expect(page.total == 2 && page.limit == 1 && page.offset == 0 && page.functions.map(\.name) == ["hello-world"])
 
@@ -66,13 +67,20 @@ struct FunctionsClientTests {
             let failedID = try #require(failed.executionId)
             _ = try await runtime.functions.reportExecution("worker", payload: ExecutionResultRequest(success: true, executionTimeMs: 30, deliveryId: "d1"))
 
+            _ = try await runtime.functions.reportExecution("worker", payload: ExecutionResultRequest(success: true, executionTimeMs: 1, deliveryId: ""))
+            await expectError("400 for a time SelfDB's INTEGER cannot hold", { if case .badRequest(let detail) = $0 { detail.hasSuffix("integer out of range") } else { false } }) {
+                _ = try await runtime.functions.reportExecution("worker", payload: ExecutionResultRequest(executionTimeMs: 1e19))
+            }
+            await expectError("400 for a result SelfDB could not list", { if case .badRequest(let detail) = $0 { detail.contains("only when it is a JSON object") } else { false } }) {
+                _ = try await runtime.functions.reportExecution("worker", payload: ExecutionResultRequest(result: [1]))
+            }
             let after = try await admin.functions.get(function.id)
-            #expect(after.executionCount == 2 && after.executionSuccessCount == 1 && after.executionErrorCount == 1)
-            #expect(after.avgExecutionTimeMs == 21, "SelfDB's running mean: int((12 * 1 + 30) / 2)")
+            #expect(after.executionCount == 3 && after.executionSuccessCount == 2 && after.executionErrorCount == 1, "refused runs count nothing")
+            #expect(after.avgExecutionTimeMs == 14, "SelfDB's running mean: int((12 * 1 + 30) / 2) = 21, then int((21 * 2 + 1) / 3)")
             #expect(after.lastExecutedAt != nil)
 
             let runs = try await admin.functions.executions(function.id)
-            #expect(runs.total == 2 && runs.executions.map(\.triggerType) == ["webhook", "http"], "newest first")
+            #expect(runs.total == 3 && runs.executions.map(\.triggerType) == ["http", "webhook", "http"], "newest first; an empty delivery id is no webhook")
             let first = try #require(runs.executions.last)
             #expect(first.id == failedID && first.status == "failed" && first.durationMs == 12)
             #expect(first.errorMessage == "{'m': 1}", "Python's str() of the result, as SelfDB writes it")

@@ -61,6 +61,9 @@ struct WebhooksClientTests {
             await expectError("404 for an unknown token", { if case .notFound(let detail) = $0 { detail == "Webhook not found or inactive" } else { false } }) {
                 _ = try await provider.webhooks.trigger("no-such-token", payload: [:])
             }
+            await expectError("400 for JSON that is not an object, which SelfDB could not list", { if case .badRequest = $0 { true } else { false } }) {
+                _ = try await provider.webhooks.trigger(webhook.webhookToken, payload: [1, 2])
+            }
             let deliveries = try await admin.webhooks.deliveries(webhook.id)
             #expect(deliveries.total == 1)
             let delivery = try #require(deliveries.deliveries.first)

@@ -723,7 +723,7 @@ extension SelfDB {
         /// `POST /webhooks/trigger/{webhook_token}`
         ///
         /// - Parameter webhookToken: The token of the webhook's URL (`webhook_token`).
-        /// - Parameter payload: The provider's JSON; anything but an object is recorded as `{}`.
+        /// - Parameter payload: The provider's JSON object (a body that is not JSON is recorded as `{}`).
         @discardableResult
         public func trigger(_ webhookToken: String, payload: JSONValue) async throws -> WebhookTriggerResponse {
             try await api.send(

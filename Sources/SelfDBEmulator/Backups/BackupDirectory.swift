@@ -59,7 +59,7 @@ struct BackupDirectory: Sendable {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
         let components = DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
-        guard (1...12).contains(month), (0...23).contains(hour), (0...59).contains(minute), (0...59).contains(second),
+        guard year >= 1, (1...12).contains(month), (0...23).contains(hour), (0...59).contains(minute), (0...59).contains(second),
             let date = calendar.date(from: components), calendar.component(.day, from: date) == day
         else { return nil }
         return String(format: "%04d-%02d-%02dT%02d:%02d:%02d", year, month, day, hour, minute, second)

@@ -43,7 +43,7 @@ enum BackupRoutes {
 
     /// No user needed, on SelfDB as here: only a fresh install (no sign-in yet) accepts one.
     static func restore(_ request: APIRequest, _ services: EmulatorServices) async throws -> Response {
-        let form = MultipartForm(contentType: request.headers[.contentType], body: request.body)
+        let form = try MultipartForm(contentType: request.headers[.contentType], body: request.body)
         guard let archive = form?.files["file"] else { throw APIError.validation([.missing(.body, "file")]) }
         if try await SystemRoutes.isInitialized(services) {
             throw APIError.forbidden("System is already initialized. Restore is only available on fresh installs.")

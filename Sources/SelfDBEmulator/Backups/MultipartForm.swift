@@ -4,16 +4,18 @@ struct MultipartForm {
     /// File parts by field name (parts with a `filename`); plain fields are not kept.
     private(set) var files: [String: [UInt8]] = [:]
 
-    /// Parses `body`; nil when `contentType` is not a multipart form with a boundary.
-    init?(contentType: String?, body: [UInt8]) {
-        guard let contentType, contentType.lowercased().hasPrefix("multipart/form-data"),
-            let boundary = Self.parameter("boundary", in: contentType), !boundary.isEmpty
-        else { return nil }
+    /// Parses `body`; nil when `contentType` is not a multipart form. A multipart form without
+    /// a boundary is Starlette's 400.
+    init?(contentType: String?, body: [UInt8]) throws(APIError) {
+        guard let contentType, contentType.lowercased().hasPrefix("multipart/form-data") else { return nil }
+        guard let boundary = Self.parameter("boundary", in: contentType), !boundary.isEmpty else {
+            throw APIError.badRequest("Missing boundary in multipart.")
+        }
         let delimiter = Array("--\(boundary)".utf8)
         var parts: [ArraySlice<UInt8>] = []
         var cursor = 0
         var start: Int?
-        while let found = Self.find(delimiter, in: body, from: cursor) {
+        while let found = Self.findDelimiter(delimiter, in: body, from: cursor) {
             if let start {
                 // A part ends with CRLF before the next delimiter.
                 var end = found
@@ -46,6 +48,16 @@ struct MultipartForm {
             var value = String(pair[1].trimmingSpaces)
             if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
             return value
+        }
+        return nil
+    }
+
+    /// A delimiter counts at the start of the body or right after a CRLF, as in RFC 2046.
+    private static func findDelimiter(_ delimiter: [UInt8], in body: [UInt8], from start: Int) -> Int? {
+        var cursor = start
+        while let found = find(delimiter, in: body, from: cursor) {
+            if found == 0 || (found >= 2 && body[found - 2] == 0x0D && body[found - 1] == 0x0A) { return found }
+            cursor = found + 1
         }
         return nil
     }

@@ -9,8 +9,8 @@ extension FunctionRoutes {
     /// a name no function has is acknowledged with a warning and records nothing.
     static func reportExecution(_ request: APIRequest, _ services: EmulatorServices) async throws -> Response {
         var body = BodyReader(try request.json())
-        _ = body.string("execution_id")
-        _ = body.string("function_name")
+        _ = body.string("execution_id", nullable: false)
+        _ = body.string("function_name", nullable: false)
         let success = body.bool("success", nullable: false) ?? false
         let result = body.any("result")
         let logs = body.stringArray("logs") ?? []
@@ -48,7 +48,19 @@ extension FunctionRoutes {
         let count = function.executionCount
         let oldAverage = function.averageMilliseconds ?? 0
         // SelfDB's running mean, integer-truncated the way Python's int() truncates.
-        let average = oldAverage == 0 ? run.milliseconds : (Double(oldAverage * count) + run.milliseconds) / Double(count + 1)
+        let average = oldAverage == 0 ? run.milliseconds : (Double(oldAverage) * Double(count) + run.milliseconds) / Double(count + 1)
+        // SelfDB's columns are 4-byte INTEGERs: a larger time fails the UPDATE, which it answers
+        // with a 400 and nothing recorded.
+        guard average < 2_147_483_648, run.milliseconds < 2_147_483_648 else {
+            throw APIError.badRequest("Failed to process execution result: integer out of range")
+        }
+        // SelfDB stores any truthy result, then cannot list the runs (500: a run's result must
+        // be an object); the emulator refuses such a result here instead, and records nothing.
+        if let result = run.result, PythonText.isTruthy(result), result.objectValue == nil {
+            throw APIError.badRequest(
+                "Failed to process execution result: the SelfDB emulator records a run's result only when it is a JSON object (SelfDB v0.0.5 stores a \(result.pythonTypeName), then answers 500 when the runs are listed)"
+            )
+        }
         try db.execute(
             sql: """
                 UPDATE _selfdb_functions SET execution_count = execution_count + 1,
@@ -68,7 +80,7 @@ extension FunctionRoutes {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
-                executionID, function.id, function.ownerID, run.deliveryID == nil ? "http" : "webhook",
+                executionID, function.id, function.ownerID, (run.deliveryID ?? "").isEmpty ? "http" : "webhook",
                 run.success ? "completed" : "failed", now, now, Int64(run.milliseconds), StoredJSON.encode(stored),
                 run.success ? nil : PythonText.str(run.result ?? .null), now,
             ]

@@ -31,10 +31,12 @@ enum FunctionRoutes {
         return name.unicodeScalars.allSatisfy { $0.isASCIILetter || ("0"..."9").contains($0) || $0 == "_" || $0 == "-" }
     }
 
-    /// `WHERE` over name and description for `search`.
+    /// `WHERE` over name and description for `search`, which SelfDB puts into `ILIKE '%…%'` as
+    /// sent: untrimmed, `%` and `_` wildcards, `\` PostgreSQL's escape (SQLite's `LIKE` is
+    /// case-insensitive for the ASCII a search may hold).
     private static func searchClause(_ search: String?) -> (String, StatementArguments) {
         guard let search else { return ("", []) }
-        let pattern = Listing.likePattern(search)
+        let pattern = "%\(search)%"
         return ("WHERE name LIKE ? ESCAPE '\\' OR description LIKE ? ESCAPE '\\'", [pattern, pattern])
     }
 
@@ -42,7 +44,7 @@ enum FunctionRoutes {
         var query = request.query
         try query.rejectUnknown(allowed: ["search"])
         _ = try await AdminOnly.functions.require(request, services)
-        let search = query.search()
+        let search = query.search(trimming: false)
         try query.validate()
         let (clause, arguments) = searchClause(search)
         let count = try await services.database.pool.read { db in
@@ -59,7 +61,7 @@ enum FunctionRoutes {
             limit: query.int("limit", default: 20, minimum: 1, maximum: 100),
             offset: query.int("offset", default: 0, minimum: 0)
         )
-        let search = query.search()
+        let search = query.search(trimming: false)
         let sortBy = query.literal("sort_by", allowed: sortable, default: "created_at")
         let descending = query.literal("sort_order", allowed: ["asc", "desc"], default: "desc") == "desc"
         try query.validate()
@@ -86,7 +88,7 @@ enum FunctionRoutes {
         let name = body.string("name", required: true, nullable: false, minLength: 1, maxLength: 255, pattern: (namePattern, isValidName))
         let code = readCode(&body, required: true)
         let description = body.string("description", maxLength: 1000)
-        let timeout = body.int("timeout_seconds", minimum: 5, maximum: 300)
+        let timeout = body.int("timeout_seconds", nullable: false, minimum: 5, maximum: 300)
         let environment = body.stringDictionary("env_vars")
         body.forbidExtraFields()
         try body.validate()
@@ -206,7 +208,7 @@ enum FunctionRoutes {
     /// `code`: at least one character, and not only whitespace (a validator of its own).
     private static func readCode(_ body: inout BodyReader, required: Bool) -> String? {
         guard let code = body.string("code", required: required, nullable: !required, minLength: 1) else { return nil }
-        guard code.contains(where: { !$0.isWhitespace }) else {
+        guard !PythonText.isBlank(code) else {
             body.fail(.valueError(.body, "code", message: "Function code cannot be empty or whitespace only", input: .string(code)))
             return nil
         }

@@ -17,6 +17,11 @@ enum PythonText {
         }
     }
 
+    /// Whether `text.strip()` is empty: Python's whitespace is Unicode's plus U+001C–U+001F.
+    static func isBlank(_ text: String) -> Bool {
+        text.unicodeScalars.allSatisfy { $0.properties.isWhitespace || (0x1C...0x1F).contains($0.value) }
+    }
+
     /// `str(value)`: a string is itself; anything else is its `repr`.
     static func str(_ value: JSONValue) -> String {
         if case .string(let text) = value { return text }
@@ -36,12 +41,26 @@ enum PythonText {
         }
     }
 
-    /// Python's float repr: the shortest text that reads back, always with a `.` or exponent.
+    /// Python's float repr: the shortest text that reads back; positional from 1e-4 up to
+    /// 1e16, with `.0` for a whole number, else exponent form (`1e+16`).
     private static func floatRepr(_ double: Double) -> String {
         if double.isNaN { return "nan" }
         if double.isInfinite { return double < 0 ? "-inf" : "inf" }
+        let magnitude = abs(double)
+        if double == 0 || (magnitude >= 1e-4 && magnitude < 1e16) {
+            if double == double.rounded(), magnitude < 1e16 { return String(format: "%.1f", double) }
+            let text = "\(double)"
+            if !text.contains("e") { return text }
+        }
+        // Swift writes `1e+16` as `1e+16` and `1.5e-05` as `1.5e-05`, as Python does.
         let text = "\(double)"
-        return text.contains(".") || text.contains("e") ? text : text + ".0"
+        guard let e = text.firstIndex(of: "e") else { return text }
+        let mantissa = text[..<e].hasSuffix(".0") ? String(text[..<e].dropLast(2)) : String(text[..<e])
+        var exponent = String(text[text.index(after: e)...])
+        let sign = exponent.hasPrefix("-") ? "-" : "+"
+        exponent = String(exponent.drop { $0 == "-" || $0 == "+" })
+        if exponent.count < 2 { exponent = "0" + exponent }
+        return mantissa + "e" + sign + exponent
     }
 
     /// Single quotes unless the text holds one and no double quote, as Python chooses.
@@ -55,6 +74,8 @@ enum PythonText {
             case "\r": result += "\\r"
             case "\t": result += "\\t"
             case quote: result += "\\" + String(quote)
+            case _ where character.unicodeScalars.count == 1 && (character.unicodeScalars.first.map { $0.value < 0x20 || $0.value == 0x7F } ?? false):
+                result += String(format: "\\x%02x", character.unicodeScalars.first?.value ?? 0)
             default: result.append(character)
             }
         }

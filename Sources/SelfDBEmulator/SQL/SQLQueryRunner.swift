@@ -17,10 +17,11 @@ enum SQLQueryRunner {
     }
 
     static func run(_ query: String, readOnly: Bool, in db: Database) throws -> Outcome {
+        // Checked on the text first: compiling alone can change the connection (pragmas).
+        try SQLQueryGuard.checkEmulatorScope(query)
         var statements: [Statement] = []
         let cursor = try db.allStatements(sql: query)
         while let statement = try cursor.next() {
-            try SQLQueryGuard.checkEmulatorScope(statement.sql)
             statements.append(statement)
         }
         let started = Date()
@@ -38,8 +39,12 @@ enum SQLQueryRunner {
                 rowCount: rows.count
             )
         }
-        for statement in statements { try statement.execute() }
-        let changed = statements.isEmpty ? 0 : db.changesCount
+        // psycopg reports the first statement's count.
+        var changed = 0
+        for (index, statement) in statements.enumerated() {
+            try statement.execute()
+            if index == 0 { changed = db.changesCount }
+        }
         return Outcome(json: result(readOnly: false, seconds: Date().timeIntervalSince(started), rowCount: changed, columns: nil, data: nil), rowCount: changed)
     }
 

@@ -102,7 +102,7 @@ enum SQLRoutes {
         let name = body.string("name", required: true, nullable: false, minLength: 1, maxLength: 100)
         let code = body.string("sql_code", required: true, nullable: false, minLength: 1, maxLength: 100_000)
         let description = body.string("description", maxLength: 500)
-        let shared = body.laxBool("is_shared") ?? false
+        let shared = body.laxBool("is_shared", nullable: false) ?? false
         try body.validate()
         guard let name, let code else { throw APIError.validation(body.issues) }
         let id = UUIDText.random()

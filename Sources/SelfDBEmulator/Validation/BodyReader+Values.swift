@@ -3,13 +3,14 @@ import EmulatorSupport
 /// The numbers, UUIDs and collections of the admin services' bodies (functions, webhooks,
 /// SQL), read as pydantic reads them in its default (lax) mode.
 extension BodyReader {
-    /// An integer field with bounds: integers, floats without a fraction and integer strings
-    /// are accepted, as pydantic's lax mode accepts them.
-    mutating func int(_ name: String, required: Bool = false, minimum: Int64? = nil, maximum: Int64? = nil) -> Int64? {
+    /// An integer field with bounds: integers, booleans, floats without a fraction and integer
+    /// strings are accepted, as pydantic's lax mode accepts them. `null` reads as nil for an
+    /// `Optional[int]` field only (`nullable`); a plain `int` with a default refuses it.
+    mutating func int(_ name: String, required: Bool = false, nullable: Bool = true, minimum: Int64? = nil, maximum: Int64? = nil) -> Int64? {
         guard let (key, value) = raw(name, aliases: [], required: required) else { return nil }
         let number: Int64
         switch value {
-        case .null where !required:
+        case .null where !required && nullable:
             return nil
         case .int(let integer):
             number = integer

@@ -105,10 +105,14 @@ struct BodyReader {
     /// A boolean field read the way pydantic's lax mode reads one: `true`/`false`, the
     /// numbers 0 and 1, and the strings `0`/`1`, `true`/`false`, `yes`/`no`, `on`/`off`,
     /// `t`/`f`, `y`/`n` in any letter case. SelfDB reads `isActive` like this.
-    mutating func laxBool(_ name: String, aliases: [String] = []) -> Bool? {
+    /// `null` reads as nil for an `Optional[bool]` (`nullable`); a plain `bool` refuses it.
+    mutating func laxBool(_ name: String, aliases: [String] = [], nullable: Bool = true) -> Bool? {
         guard let (key, value) = raw(name, aliases: aliases, required: false) else { return nil }
         switch value {
-        case .null: return nil
+        case .null where nullable: return nil
+        case .null:
+            issues.append(.boolType(.body, key, input: value))
+            return nil
         case .bool(let flag): return flag
         case .int(0): return false
         case .int(1): return true

@@ -62,7 +62,8 @@ struct QueryParameters: Sendable {
     }
 
     /// The `search` parameter every list endpoint shares: printable ASCII, 100 characters at most.
-    mutating func search(_ name: String = "search") -> String? {
+    /// Trimmed, and nil when blank, unless `trimming` is false (then only the empty text is nil).
+    mutating func search(_ name: String = "search", trimming: Bool = true) -> String? {
         guard let text = self[name] else { return nil }
         if text.count > 100 {
             issues.append(.tooLong(.query, name, maximum: 100, input: .string(text)))
@@ -72,7 +73,7 @@ struct QueryParameters: Sendable {
             issues.append(.patternMismatch(.query, name, pattern: "^[\\x20-\\x7E]*$", input: .string(text)))
             return nil
         }
-        let trimmed = text.trimmingSpaces
+        let trimmed = trimming ? text.trimmingSpaces : text
         return trimmed.isEmpty ? nil : trimmed
     }
 

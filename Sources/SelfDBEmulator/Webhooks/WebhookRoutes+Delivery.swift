@@ -28,6 +28,13 @@ extension WebhookRoutes {
                 )
             else { throw APIError.notFound("Webhook not found or inactive") }
             let webhook = WebhookRecord(row: row)
+            // SelfDB stores JSON that is not an object, then cannot list the deliveries or retry
+            // this one (500: a delivery's body must be an object); the emulator refuses it here.
+            guard payload.objectValue != nil else {
+                throw APIError.badRequest(
+                    "the SelfDB emulator records a webhook body only when it is a JSON object (SelfDB v0.0.5 stores a \(payload.pythonTypeName), then answers 500 when the deliveries are listed)"
+                )
+            }
             let id = UUIDText.random()
             try db.execute(
                 sql: """

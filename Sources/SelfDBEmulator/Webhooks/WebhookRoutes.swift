@@ -49,10 +49,10 @@ enum WebhookRoutes {
         let secret = readSecret(&body, required: true)
         let provider = body.string("provider", maxLength: 50)
         let eventType = body.string("provider_event_type", maxLength: 255)
-        let rateLimit = body.int("rate_limit_per_minute", minimum: 1, maximum: 10_000)
-        let attempts = body.int("retry_attempts", minimum: 1, maximum: 10)
+        let rateLimit = body.int("rate_limit_per_minute", nullable: false, minimum: 1, maximum: 10_000)
+        let attempts = body.int("retry_attempts", nullable: false, minimum: 1, maximum: 10)
         // Checked, but SelfDB v0.0.5 does not store it: the column keeps its default, 60.
-        _ = body.int("retry_delay_seconds", minimum: 1, maximum: 3_600)
+        _ = body.int("retry_delay_seconds", nullable: false, minimum: 1, maximum: 3_600)
         body.forbidExtraFields()
         try body.validate()
         guard let functionID, let name, let secret else { throw APIError.validation(body.issues) }
@@ -187,7 +187,7 @@ enum WebhookRoutes {
     /// `secret_key`: at least one character, and not only whitespace (a validator of its own).
     private static func readSecret(_ body: inout BodyReader, required: Bool) -> String? {
         guard let secret = body.string("secret_key", required: required, nullable: !required, minLength: 1) else { return nil }
-        guard secret.contains(where: { !$0.isWhitespace }) else {
+        guard !PythonText.isBlank(secret) else {
             body.fail(.valueError(.body, "secret_key", message: "Secret key cannot be empty or whitespace only", input: .string(secret)))
             return nil
         }

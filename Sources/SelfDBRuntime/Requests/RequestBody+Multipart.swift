@@ -5,8 +5,8 @@ extension RequestBody {
     /// form uploads a file (FastAPI's `UploadFile = File(...)` reads exactly this).
     ///
     /// The part's file name is the field name: servers that take a file this way read the
-    /// bytes, not the name. The boundary is random, so it cannot occur in the bytes by design
-    /// of the content, only by chance (one in 2¹²²).
+    /// bytes, not the name. The boundary holds a random UUID: it can occur in the bytes only by
+    /// chance (about n·2⁻¹²² for n bytes).
     ///
     /// - Parameters:
     ///   - data: the file's bytes.
