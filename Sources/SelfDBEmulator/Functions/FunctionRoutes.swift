@@ -24,6 +24,7 @@ enum FunctionRoutes {
     }
 
     static let namePattern = "^[a-zA-Z][a-zA-Z0-9_-]*$"
+    static let blankCode = "Function code cannot be empty or whitespace only"
     static let sortable = ["created_at", "updated_at", "name", "last_executed_at", "execution_count"]
 
     static func isValidName(_ name: String) -> Bool {
@@ -57,10 +58,7 @@ enum FunctionRoutes {
         var query = request.query
         try query.rejectUnknown(allowed: ["limit", "offset", "search", "sort_by", "sort_order"])
         _ = try await AdminOnly.functions.require(request, services)
-        let page = PageQuery(
-            limit: query.int("limit", default: 20, minimum: 1, maximum: 100),
-            offset: query.int("offset", default: 0, minimum: 0)
-        )
+        let page = PageQuery.read(&query, defaultLimit: 20, maximumLimit: 100)
         let search = query.search(trimming: false)
         let sortBy = query.literal("sort_by", allowed: sortable, default: "created_at")
         let descending = query.literal("sort_order", allowed: ["asc", "desc"], default: "desc") == "desc"
@@ -86,7 +84,7 @@ enum FunctionRoutes {
         let admin = try await AdminOnly.functions.require(request, services)
         var body = BodyReader(payload)
         let name = body.string("name", required: true, nullable: false, minLength: 1, maxLength: 255, pattern: (namePattern, isValidName))
-        let code = readCode(&body, required: true)
+        let code = body.nonBlankString("code", required: true, blankMessage: blankCode)
         let description = body.string("description", maxLength: 1000)
         let timeout = body.int("timeout_seconds", nullable: false, minimum: 5, maximum: 300)
         let environment = body.stringDictionary("env_vars")
@@ -123,7 +121,7 @@ enum FunctionRoutes {
         var body = BodyReader(payload)
         let name = body.string("name", minLength: 1, maxLength: 255, pattern: (namePattern, isValidName))
         let description = body.string("description", maxLength: 1000)
-        let code = readCode(&body, required: false)
+        let code = body.nonBlankString("code", required: false, blankMessage: blankCode)
         let timeout = body.int("timeout_seconds", minimum: 5, maximum: 300)
         let isActive = body.laxBool("is_active")
         let environment = body.stringDictionary("env_vars")
@@ -166,7 +164,7 @@ enum FunctionRoutes {
     static func deploy(_ request: APIRequest, _ services: EmulatorServices) async throws -> Response {
         let function = try await load(request, services)
         _ = try await AdminOnly.functions.require(request, services)
-        let failure = FunctionRuntime.deploy(name: function.name)
+        let failure = FunctionRuntime.unavailable
         let json = try await services.database.pool.write { db in
             try db.execute(
                 sql: "UPDATE _selfdb_functions SET deployment_status = 'failed', deployment_error = ?, updated_at = ? WHERE id = ?",
@@ -203,16 +201,6 @@ enum FunctionRoutes {
     static func load(_ request: APIRequest, _ services: EmulatorServices) async throws -> FunctionRecord {
         let id = request.parameter("function_id")
         return try await services.database.pool.read { db in try FunctionRecord.load(id, in: db) }
-    }
-
-    /// `code`: at least one character, and not only whitespace (a validator of its own).
-    private static func readCode(_ body: inout BodyReader, required: Bool) -> String? {
-        guard let code = body.string("code", required: required, nullable: !required, minLength: 1) else { return nil }
-        guard !PythonText.isBlank(code) else {
-            body.fail(.valueError(.body, "code", message: "Function code cannot be empty or whitespace only", input: .string(code)))
-            return nil
-        }
-        return code
     }
 
     private static func environmentText(_ pairs: [(String, String)]) -> String {

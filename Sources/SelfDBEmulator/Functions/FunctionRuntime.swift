@@ -7,15 +7,6 @@
 /// execution-result callback with its runs and logs — behaves as on the real server. Only the
 /// reason's words differ, so a test can tell the emulator's refusal from a network failure.
 enum FunctionRuntime {
+    /// Why a deployment or an invocation failed: always, with these words.
     static let unavailable = "the SelfDB emulator runs no Deno runtime: functions cannot be deployed or invoked here"
-
-    /// What deploying answers: always the reason it failed.
-    static func deploy(name: String) -> String {
-        unavailable
-    }
-
-    /// What invoking answers: always the reason it failed.
-    static func invoke(name: String) -> String {
-        unavailable
-    }
 }

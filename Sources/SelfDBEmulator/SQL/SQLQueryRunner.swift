@@ -14,6 +14,8 @@ enum SQLQueryRunner {
     struct Outcome {
         var json: JSONValue
         var rowCount: Int
+        /// The seconds the statements took, as answered and as the history keeps them.
+        var seconds: Double
     }
 
     static func run(_ query: String, readOnly: Bool, in db: Database) throws -> Outcome {
@@ -34,9 +36,11 @@ enum SQLQueryRunner {
             let data = rows.map { row in
                 JSONValue.object(JSONObject(zip(columns, row.databaseValues).map { ($0, json($1)) }))
             }
+            let seconds = Date().timeIntervalSince(started)
             return Outcome(
-                json: result(readOnly: true, seconds: Date().timeIntervalSince(started), rowCount: rows.count, columns: columns, data: data),
-                rowCount: rows.count
+                json: result(readOnly: true, seconds: seconds, rowCount: rows.count, columns: columns, data: data),
+                rowCount: rows.count,
+                seconds: seconds
             )
         }
         // psycopg reports the first statement's count.
@@ -45,7 +49,8 @@ enum SQLQueryRunner {
             try statement.execute()
             if index == 0 { changed = db.changesCount }
         }
-        return Outcome(json: result(readOnly: false, seconds: Date().timeIntervalSince(started), rowCount: changed, columns: nil, data: nil), rowCount: changed)
+        let seconds = Date().timeIntervalSince(started)
+        return Outcome(json: result(readOnly: false, seconds: seconds, rowCount: changed, columns: nil, data: nil), rowCount: changed, seconds: seconds)
     }
 
     private static func result(readOnly: Bool, seconds: Double, rowCount: Int, columns: [String]?, data: [JSONValue]?) -> JSONValue {

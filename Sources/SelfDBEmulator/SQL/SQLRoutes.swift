@@ -28,7 +28,6 @@ enum SQLRoutes {
         let query = text.trimmingCharacters(in: .whitespacesAndNewlines)
         try SQLQueryGuard.check(query)
         let readOnly = SQLQueryGuard.isReadOnly(query)
-        let started = Date()
         do {
             let json = try await services.database.pool.write { db in
                 let outcome = try SQLQueryRunner.run(query, readOnly: readOnly, in: db)
@@ -37,7 +36,7 @@ enum SQLRoutes {
                         INSERT INTO _selfdb_sql_history (id, query, is_read_only, execution_time, row_count, user_id, executed_at)
                         VALUES (?, ?, ?, ?, ?, ?, ?)
                         """,
-                    arguments: [UUIDText.random(), query, readOnly, Date().timeIntervalSince(started), outcome.rowCount, admin.id, Timestamp.now()]
+                    arguments: [UUIDText.random(), query, readOnly, outcome.seconds, outcome.rowCount, admin.id, Timestamp.now()]
                 )
                 return outcome.json
             }
@@ -122,13 +121,7 @@ enum SQLRoutes {
     /// Any admin may delete any snippet, shared or not, as on SelfDB.
     static func deleteSnippet(_ request: APIRequest, _ services: EmulatorServices) async throws -> Response {
         _ = try await AdminOnly.sql.require(request, services)
-        let text = request.parameter("snippet_id")
-        let id: String
-        switch UUIDParsing.parse(text) {
-        case .success(let parsed): id = parsed
-        case .failure(let failure):
-            throw APIError.validation([.uuidParsing(.path, "snippet_id", error: failure.message, input: .string(text))])
-        }
+        let id = try request.requireUUIDParameter("snippet_id")
         try await services.database.pool.write { db in
             try db.execute(sql: "DELETE FROM _selfdb_sql_snippets WHERE id = ?", arguments: [id])
             guard db.changesCount > 0 else { throw APIError.notFound("Snippet not found") }

@@ -16,6 +16,21 @@ struct APIRequest: Sendable {
         parameters[name] ?? ""
     }
 
+    /// A path parameter declared without `:uuid` but typed `UUID` in the handler: the id, or
+    /// the `uuid_parsing` issue FastAPI reports for it.
+    func uuidParameter(_ name: String) -> Result<String, ValidationIssue> {
+        let text = parameter(name)
+        return UUIDParsing.parse(text).mapError { .uuidParsing(.path, name, error: $0.message, input: .string(text)) }
+    }
+
+    /// ``uuidParameter(_:)``, its issue thrown as a 422.
+    func requireUUIDParameter(_ name: String) throws(APIError) -> String {
+        switch uuidParameter(name) {
+        case .success(let id): id
+        case .failure(let issue): throw APIError.validation([issue])
+        }
+    }
+
     /// The bearer token from `Authorization`, if any.
     var bearerToken: String? {
         guard let value = headers[.authorization] else { return nil }

@@ -30,12 +30,17 @@ struct PageQuery: Sendable {
     /// parameters last.
     static func read(_ request: APIRequest, defaultLimit: Int64, maximumLimit: Int64) throws(APIError) -> PageQuery {
         var query = request.query
-        let page = PageQuery(
+        let page = read(&query, defaultLimit: defaultLimit, maximumLimit: maximumLimit)
+        try query.validate()
+        return page
+    }
+
+    /// Reads both into `query`'s issues, for an endpoint that reports them with others.
+    static func read(_ query: inout QueryParameters, defaultLimit: Int64, maximumLimit: Int64) -> PageQuery {
+        PageQuery(
             limit: query.int("limit", default: defaultLimit, minimum: 1, maximum: maximumLimit),
             offset: query.int("offset", default: 0, minimum: 0)
         )
-        try query.validate()
-        return page
     }
 
     /// The `{…, total, limit, offset}` envelope SelfDB wraps every admin page in.

@@ -43,6 +43,17 @@ extension BodyReader {
         return number
     }
 
+    /// A string of at least one character that a validator of its own refuses when blank (all
+    /// whitespace to Python's `strip()`), with `blankMessage` as its `value_error`.
+    mutating func nonBlankString(_ name: String, required: Bool, blankMessage: String) -> String? {
+        guard let text = string(name, required: required, nullable: !required, minLength: 1) else { return nil }
+        guard !PythonText.isBlank(text) else {
+            fail(.valueError(.body, name, message: blankMessage, input: .string(text)))
+            return nil
+        }
+        return text
+    }
+
     /// A UUID field, in any spelling pydantic accepts, returned canonical.
     mutating func uuid(_ name: String, required: Bool = false) -> String? {
         guard let (key, value) = raw(name, aliases: [], required: required) else { return nil }

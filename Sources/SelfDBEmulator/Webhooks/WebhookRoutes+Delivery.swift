@@ -57,23 +57,17 @@ extension WebhookRoutes {
                 status: .accepted
             )
         }
-        let failure = FunctionRuntime.invoke(name: functionName)
-        try await markFailed(deliveryID, reason: failure, services)
-        throw APIError(status: .internalServerError, detail: "Failed to invoke function: \(failure)")
+        // The function is there (`functionName`), but nothing can run it.
+        try await markFailed(deliveryID, reason: FunctionRuntime.unavailable, services)
+        throw APIError(status: .internalServerError, detail: "Failed to invoke function: \(FunctionRuntime.unavailable)")
     }
 
     /// `POST /webhooks/deliveries/{id}/retry`: counts an attempt and hands the delivery to its
     /// function again; answers the delivery as it now stands (200 even when the run failed).
     static func retry(_ request: APIRequest, _ services: EmulatorServices) async throws -> Response {
         _ = try await AdminOnly.webhooks.require(request, services)
-        let text = request.parameter("delivery_id")
-        let id: String
-        switch UUIDParsing.parse(text) {
-        case .success(let parsed): id = parsed
-        case .failure(let failure):
-            throw APIError.validation([.uuidParsing(.path, "delivery_id", error: failure.message, input: .string(text))])
-        }
-        let functionName = try await services.database.pool.write { db -> String? in
+        let id = try request.requireUUIDParameter("delivery_id")
+        let hasFunction = try await services.database.pool.write { db -> Bool in
             guard let delivery = try WebhookDeliveryRecord.find(id: id, in: db) else { throw APIError.notFound("Delivery not found") }
             let webhook = try WebhookRecord.load(delivery.webhookID, in: db)
             try db.execute(
@@ -83,10 +77,10 @@ extension WebhookRoutes {
                     """,
                 arguments: [Timestamp.now(), id]
             )
-            return try FunctionRecord.find(id: webhook.functionID, in: db)?.name
+            return try FunctionRecord.find(id: webhook.functionID, in: db) != nil
         }
-        if let functionName {
-            try await markFailed(id, reason: FunctionRuntime.invoke(name: functionName), services)
+        if hasFunction {
+            try await markFailed(id, reason: FunctionRuntime.unavailable, services)
         }
         let json = try await services.database.pool.read { db in
             guard let delivery = try WebhookDeliveryRecord.find(id: id, in: db) else { throw APIError.notFound("Delivery not found") }

@@ -11,6 +11,8 @@ import Hummingbird
 /// first, then SelfDB reports the id once per place that declares it (its lookup dependency
 /// and, for most routes, the endpoint itself).
 enum WebhookRoutes {
+    static let blankSecret = "Secret key cannot be empty or whitespace only"
+
     static func register(in table: inout RouteTable) {
         table.add(.get, "/webhooks/", list)
         table.add(.post, "/webhooks/", create)
@@ -46,7 +48,7 @@ enum WebhookRoutes {
         let functionID = body.uuid("function_id", required: true)
         let name = body.string("name", required: true, nullable: false, minLength: 1, maxLength: 255)
         let description = body.string("description", maxLength: 1000)
-        let secret = readSecret(&body, required: true)
+        let secret = body.nonBlankString("secret_key", required: true, blankMessage: blankSecret)
         let provider = body.string("provider", maxLength: 50)
         let eventType = body.string("provider_event_type", maxLength: 255)
         let rateLimit = body.int("rate_limit_per_minute", nullable: false, minimum: 1, maximum: 10_000)
@@ -95,7 +97,7 @@ enum WebhookRoutes {
         var body = BodyReader(payload)
         let name = body.string("name", minLength: 1, maxLength: 255)
         let description = body.string("description", maxLength: 1000)
-        let secret = readSecret(&body, required: false)
+        let secret = body.nonBlankString("secret_key", required: false, blankMessage: blankSecret)
         let isActive = body.laxBool("is_active")
         let rateLimit = body.int("rate_limit_per_minute", minimum: 1, maximum: 10_000)
         let attempts = body.int("retry_attempts", minimum: 1, maximum: 10)
@@ -144,10 +146,7 @@ enum WebhookRoutes {
     static func deliveries(_ request: APIRequest, _ services: EmulatorServices) async throws -> Response {
         try request.query.rejectUnknown(allowed: ["limit", "offset"])
         var query = request.query
-        let page = PageQuery(
-            limit: query.int("limit", default: 20, minimum: 1, maximum: 100),
-            offset: query.int("offset", default: 0, minimum: 0)
-        )
+        let page = PageQuery.read(&query, defaultLimit: 20, maximumLimit: 100)
         let webhook = try await load(request, services, declarations: 2, then: query.issues)
         try query.validate()
         let (items, total) = try await services.database.pool.read { db in
@@ -171,11 +170,9 @@ enum WebhookRoutes {
         declarations: Int,
         then issues: [ValidationIssue] = []
     ) async throws -> WebhookRecord {
-        let text = request.parameter("webhook_id")
-        switch UUIDParsing.parse(text) {
-        case .failure(let failure):
+        switch request.uuidParameter("webhook_id") {
+        case .failure(let issue):
             _ = try await AdminOnly.webhooks.require(request, services)
-            let issue = ValidationIssue.uuidParsing(.path, "webhook_id", error: failure.message, input: .string(text))
             throw APIError.validation(Array(repeating: issue, count: declarations) + issues)
         case .success(let id):
             let webhook = try await services.database.pool.read { db in try WebhookRecord.load(id, in: db) }
@@ -184,13 +181,4 @@ enum WebhookRoutes {
         }
     }
 
-    /// `secret_key`: at least one character, and not only whitespace (a validator of its own).
-    private static func readSecret(_ body: inout BodyReader, required: Bool) -> String? {
-        guard let secret = body.string("secret_key", required: required, nullable: !required, minLength: 1) else { return nil }
-        guard !PythonText.isBlank(secret) else {
-            body.fail(.valueError(.body, "secret_key", message: "Secret key cannot be empty or whitespace only", input: .string(secret)))
-            return nil
-        }
-        return secret
-    }
 }
