@@ -105,6 +105,37 @@ struct JSONTreeDecoderTests {
         #expect(throws: Never.self) { try JSONValue.parse(Data(fine.utf8)) }
     }
 
+    @Test func parsesAnObjectLeavingOutTheMembersNamed() throws {
+        let text = #"{"changes":[{"row":{"t":"a \"]}[ b","n":[1,2.5e3,true,null,{}]}},[]],"cursor":"c","nested":{"changes":1},"has_more":true}"#
+        let head = try JSONValue.parseObject(Data(text.utf8), omitting: ["changes"])
+        #expect(head == .object(["cursor": "c", "nested": .object(["changes": .integer(1)]), "has_more": .bool(true)]))
+        #expect(try JSONValue.parseObject(Data(text.utf8), omitting: []) == JSONValue.parse(Data(text.utf8)))
+        #expect(try JSONValue.parseObject(Data(" {} ".utf8), omitting: ["changes"]) == .object([:]))
+    }
+
+    @Test(arguments: [
+        ("[1]", 0, "expected an object"),
+        ("", 0, "expected an object"),
+        (#"{"changes":["abc}"#, 12, "unterminated string"),
+        (#"{"changes":[1 2]}"#, 14, "expected ',' or ']'"),
+        (#"{"changes":{"a" 1}}"#, 16, "expected ':'"),
+        (#"{"changes":{1:2}}"#, 12, "expected a member name"),
+        ("{\"changes\":\"a\u{01}\"}", 13, "control character in a string"),
+        (#"{"changes":[tru]}"#, 12, "expected a value"),
+        (#"{"changes":[]} x"#, 15, "unexpected data after the document"),
+        (#"{"changes":[]"#, 13, "unterminated object"),
+    ])
+    func refusesWhatIsNotAnObjectEvenInTheMembersLeftOut(text: String, offset: Int, reason: String) {
+        #expect(throws: JSONParseError(offset: offset, reason: reason)) { try JSONValue.parseObject(Data(text.utf8), omitting: ["changes"]) }
+    }
+
+    @Test func leavesOutNoMoreNestingThanItParses() {
+        let deep = #"{"changes":"# + String(repeating: "[", count: JSONValue.maximumParsingDepth) + "}"
+        #expect(throws: JSONParseError(offset: 11 + JSONValue.maximumParsingDepth - 1, reason: "nesting too deep")) {
+            try JSONValue.parseObject(Data(deep.utf8), omitting: ["changes"])
+        }
+    }
+
     struct Small: Decodable {
         var name: String
         var count: Int8

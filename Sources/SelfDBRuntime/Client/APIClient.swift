@@ -102,20 +102,40 @@ public final class APIClient: Sendable {
     /// Sends `request` and decodes the response body as `Response`.
     public func send<Response: Decodable & Sendable>(_ request: APIRequest, decoding _: Response.Type) async throws -> Response {
         let data = try await perform(request)
-        let value: Response
-        do {
-            if Response.self is any JSONTreeDecodable.Type {
-                value = try JSONTreeDecoder.decode(Response.self, from: data)
-            } else {
-                value = try decoder.decode(Response.self, from: data)
-            }
-        } catch {
-            throw SelfDBError.invalidResponse("could not decode \(Response.self) from \(request.method.rawValue) \(request.path): \(Self.describe(error))")
-        }
+        let value = try decode(Response.self, from: data, answering: request)
         if let tokens = value as? any SessionTokens, request.session == .signIn || request.session == .refresh {
             await tokenStore.save(StoredSession(tokens))
         }
         return value
+    }
+
+    /// Decodes `data`, the body of the answer to `request`, as ``send(_:decoding:)`` does: a
+    /// body that is not a `Response` is ``SelfDBError/invalidResponse(_:)`` naming the request
+    /// and where the body went wrong. For callers that take the bytes first
+    /// (``sendForBytes(_:)``) and decode them later.
+    public func decode<Response: Decodable>(_: Response.Type, from data: Data, answering request: APIRequest) throws -> Response {
+        do {
+            if Response.self is any JSONTreeDecodable.Type {
+                return try JSONTreeDecoder.decode(Response.self, from: data)
+            }
+            return try decoder.decode(Response.self, from: data)
+        } catch {
+            throw Self.decodingFailure(Response.self, answering: request, error)
+        }
+    }
+
+    /// Decodes a `Response` from `value`, a parsed answer to `request` (or a part of one),
+    /// with ``decode(_:from:answering:)``'s errors.
+    public func decode<Response: Decodable>(_: Response.Type, fromParsed value: JSONValue, answering request: APIRequest) throws -> Response {
+        do {
+            return try JSONTreeDecoder(value: value).decode(Response.self)
+        } catch {
+            throw Self.decodingFailure(Response.self, answering: request, error)
+        }
+    }
+
+    private static func decodingFailure<Response>(_: Response.Type, answering request: APIRequest, _ error: any Error) -> SelfDBError {
+        .invalidResponse("could not decode \(Response.self) from \(request.method.rawValue) \(request.path): \(describe(error))")
     }
 
     /// Sends `request` and ignores the response body.

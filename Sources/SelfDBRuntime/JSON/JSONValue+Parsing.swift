@@ -37,6 +37,26 @@ extension JSONValue {
             return value
         }
     }
+
+    /// Parses a JSON document whose top level is an object, leaving out the members named in
+    /// `omitted`: their values are stepped over, checked only for their structure (strings
+    /// closed, brackets matched, nesting within ``maximumParsingDepth``), and nothing is made
+    /// of them. Throws ``JSONParseError``, also when the top level is not an object.
+    ///
+    /// For reading the small part of a large answer that decides what to do next (a pull
+    /// page's cursors) before the whole of it: stepping over a page's rows costs a small
+    /// part of parsing them.
+    public static func parseObject(_ data: Data, omitting omitted: Set<String>) throws -> JSONValue {
+        try data.withUnsafeBytes { buffer in
+            var parser = TreeParser(bytes: buffer.bindMemory(to: UInt8.self))
+            parser.skipWhitespace()
+            guard parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: "{") else { throw parser.fail("expected an object") }
+            let value = try parser.parseObject(omitting: omitted)
+            parser.skipWhitespace()
+            guard parser.index == parser.bytes.count else { throw parser.fail("unexpected data after the document") }
+            return value
+        }
+    }
 }
 
 /// The parser behind ``JSONValue/parse(_:)``, over the bytes in place.
@@ -102,7 +122,9 @@ private struct TreeParser {
         throw fail("expected ',' or '\(Character(Unicode.Scalar(end)))'")
     }
 
-    private mutating func parseObject() throws -> JSONValue {
+    /// An object; the values of the members named in `omitted` are stepped over (``skipValue()``)
+    /// and left out.
+    mutating func parseObject(omitting omitted: Set<String> = []) throws -> JSONValue {
         try enter()
         defer { depth -= 1 }
         index += 1
@@ -124,7 +146,11 @@ private struct TreeParser {
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }
             index += 1
             skipWhitespace()
-            members.append((key, try parseValue()))
+            if !omitted.isEmpty, omitted.contains(key) {
+                try skipValue()
+            } else {
+                members.append((key, try parseValue()))
+            }
         } while try separator(closing: UInt8(ascii: "}"))
         var object = [String: JSONValue](minimumCapacity: members.count)
         // A repeated name keeps its last value.
@@ -147,6 +173,65 @@ private struct TreeParser {
             elements.append(try parseValue())
         } while try separator(closing: UInt8(ascii: "]"))
         return .array(elements)
+    }
+
+    /// Steps over one value without making anything of it: strings are scanned to their
+    /// closing quote (escapes stepped over whole, control characters refused), arrays and
+    /// objects to their matching bracket, numbers and literals by their grammar.
+    mutating func skipValue() throws {
+        guard index < bytes.count else { throw fail("expected a value") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"):
+            try enter()
+            defer { depth -= 1 }
+            index += 1
+            skipWhitespace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+                index += 1
+                return
+            }
+            repeat {
+                skipWhitespace()
+                guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a member name") }
+                try skipString()
+                skipWhitespace()
+                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }
+                index += 1
+                skipWhitespace()
+                try skipValue()
+            } while try separator(closing: UInt8(ascii: "}"))
+        case UInt8(ascii: "["):
+            try enter()
+            defer { depth -= 1 }
+            index += 1
+            skipWhitespace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+                index += 1
+                return
+            }
+            repeat {
+                skipWhitespace()
+                try skipValue()
+            } while try separator(closing: UInt8(ascii: "]"))
+        case UInt8(ascii: "\""): try skipString()
+        default: _ = try parseValue()
+        }
+    }
+
+    /// Steps over a string, its escapes whole.
+    private mutating func skipString() throws {
+        let start = index
+        index += 1
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                index += 1
+                return
+            }
+            if byte < 0x20 { throw fail("control character in a string") }
+            index += byte == UInt8(ascii: "\\") ? 2 : 1
+        }
+        throw JSONParseError(offset: start, reason: "unterminated string")
     }
 
     private mutating func parseString() throws -> String {

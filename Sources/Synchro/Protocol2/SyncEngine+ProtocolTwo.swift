@@ -181,11 +181,14 @@ extension SyncEngine {
     /// go in one transaction; scopes the server asks to rebuild are rebuilt; on the last page a
     /// scope whose checksum does not match the rows held is rebuilt too.
     ///
-    /// While a page is applied, the next one is already asked for, with the cursors the page
-    /// moves to (the server keeps no cursor of ours, so asking early changes nothing): a
-    /// page's request and decoding overlap the previous page's transaction. Only when the page
-    /// changes nothing but cursors; a page that adds, removes or rebuilds scopes is applied
-    /// before the next request is made from what is stored.
+    /// Pages that only move cursors on (more to come, no scope added, removed or to rebuild)
+    /// are pipelined: the next one is asked for as soon as this one's head is read
+    /// (``PulledPage``: the server keeps no cursor of ours, so asking early changes nothing),
+    /// and this one is decoded while the page before it is still being applied. The server's
+    /// work on a page, the client's decoding of the one before and the writing of the one
+    /// before that overlap; the writes stay in page order, one transaction each, and a page is
+    /// written only once the one before it is. A page that adds, removes or rebuilds scopes,
+    /// and the last page, are applied before anything else is asked, from what is stored.
     ///
     /// `ahead`: the first page, already asked for (``askFirstPullPage(schema:)``: by the push,
     /// once the server answered its last batch, while that batch is settled here).
@@ -196,54 +199,88 @@ extension SyncEngine {
         let applier = RecordApplier(schema: schema)
         let replaced = replacedChecksums
         var size = PageSize(configured: config.pullPageSize)
-        for _ in 0..<1_000_000 {
-            var asked: PullAhead
-            if let prefetched { asked = prefetched } else { asked = try await askFirstPullPage(schema: schema, limit: size.current) }
-            prefetched = nil
-            let request = asked.request
-            let page = try await asked.value()
-            size.record(asked: request.limit, took: asked.elapsed, hasMore: page.hasMore)
-            if page.hasMore != (page.checksums == nil) {
-                throw SynchroError.invalidResponse(message: "pull: checksums must come exactly on the last page")
-            }
-            if page.hasMore, page.rebuild.isEmpty, page.scopeUpdates.add.isEmpty, page.scopeUpdates.remove.isEmpty {
-                var next = request
-                next.limit = size.current
-                next.scopeSetVersion = page.scopeSetVersion
-                for (scope, cursor) in page.scopeCursors where next.scopes[scope] != nil {
-                    next.scopes[scope] = ScopeCursorRef(cursor: cursor)
-                }
-                prefetched = askPull(next)
-            }
-            // The usual idle answer changes nothing here: it is not written (no write
-            // transaction, no WAL frame for `close()` to fold). One read decides whether it
-            // changes anything stored, and if not, whether the pass over unheld rows is due; a
-            // page with changes or scope moves needs no read to tell.
-            if Self.changesNothingItCarries(page, askedWith: request) {
-                let pruneDue: Bool? = try await database.read { db in
-                    guard try Self.changesNothingStored(page, askedWith: request, in: db) else { return nil }
-                    return try ScopeState.unheldPassDue(in: db)
-                }
-                if let pruneDue {
-                    if pruneDue { try await pruneUnheldRows(schema: schema) }
-                    return
-                }
-            }
-            let mismatched = try await database.write { db in try Self.apply(page, askedWith: request, schema: schema, applier: applier, replaced: replaced, in: db) }
-            if !page.changes.isEmpty { config.logger.info("sync pulled \(page.changes.count) change\(page.changes.count == 1 ? "" : "s")") }
-            for scope in mismatched { config.logger.info("sync: scope \(scope) does not match the server's rows; rebuilding it") }
-            if !page.rebuild.isEmpty || !mismatched.isEmpty || !page.scopeUpdates.add.isEmpty {
-                // The page asked ahead carries cursors the rebuild replaces.
-                prefetched?.page.cancel()
+        // A page that moves cursors on, being written while the next one comes and is decoded;
+        // its value is the scopes whose cursors it found cleared (``apply(_:askedWith:schema:applier:replaced:in:)``).
+        var writing: Task<[String], any Error>?
+        do {
+            for _ in 0..<1_000_000 {
+                var asked: PullAhead
+                if let prefetched { asked = prefetched } else { asked = try await askFirstPullPage(schema: schema, limit: size.current) }
                 prefetched = nil
-                try await rebuildScopesWithoutCursor()
-            } else if !page.hasMore {
-                // Every scope matches the server: a row no scope holds and no local change needs
-                // is not this device's (say, one it wrote for another user, which the server
-                // then kept in that user's scope only).
-                try await pruneUnheldRowsIfDue(schema: schema)
+                let request = asked.request
+                let pulled = try await asked.value()
+                let head = pulled.head
+                size.record(asked: request.limit, took: asked.elapsed, hasMore: head.hasMore)
+                if head.hasMore != (head.checksums == nil) {
+                    throw SynchroError.invalidResponse(message: "pull: checksums must come exactly on the last page")
+                }
+                let movesOn = head.hasMore && head.rebuild.isEmpty && head.scopeUpdates.add.isEmpty && head.scopeUpdates.remove.isEmpty
+                if movesOn {
+                    var next = request
+                    next.limit = size.current
+                    next.scopeSetVersion = head.scopeSetVersion
+                    for (scope, cursor) in head.scopeCursors where next.scopes[scope] != nil {
+                        next.scopes[scope] = ScopeCursorRef(cursor: cursor)
+                    }
+                    prefetched = askPull(next)
+                }
+                let page = try pulled.decoded()
+                // The page before is written before this one is.
+                if let before = writing {
+                    writing = nil
+                    let stalled = try await before.value
+                    if !stalled.isEmpty {
+                        // This page, and the one asked after it, carry cursors the rebuild replaces.
+                        for scope in stalled { config.logger.info("sync: scope \(scope) does not match the server's rows; rebuilding it") }
+                        prefetched?.page.cancel()
+                        prefetched = nil
+                        try await rebuildScopesWithoutCursor()
+                        continue
+                    }
+                }
+                if movesOn {
+                    let (database, logger) = (database, config.logger)
+                    writing = Task {
+                        let stalled = try await database.write { db in
+                            try Self.apply(page, askedWith: request, schema: schema, applier: applier, replaced: replaced, in: db)
+                        }
+                        if !page.changes.isEmpty { logger.info("sync pulled \(page.changes.count) change\(page.changes.count == 1 ? "" : "s")") }
+                        return stalled
+                    }
+                    continue
+                }
+                // The usual idle answer changes nothing here: it is not written (no write
+                // transaction, no WAL frame for `close()` to fold). One read decides whether it
+                // changes anything stored, and if not, whether the pass over unheld rows is due; a
+                // page with changes or scope moves needs no read to tell.
+                if Self.changesNothingItCarries(page, askedWith: request) {
+                    let pruneDue: Bool? = try await database.read { db in
+                        guard try Self.changesNothingStored(page, askedWith: request, in: db) else { return nil }
+                        return try ScopeState.unheldPassDue(in: db)
+                    }
+                    if let pruneDue {
+                        if pruneDue { try await pruneUnheldRows(schema: schema) }
+                        return
+                    }
+                }
+                let mismatched = try await database.write { db in try Self.apply(page, askedWith: request, schema: schema, applier: applier, replaced: replaced, in: db) }
+                if !page.changes.isEmpty { config.logger.info("sync pulled \(page.changes.count) change\(page.changes.count == 1 ? "" : "s")") }
+                for scope in mismatched { config.logger.info("sync: scope \(scope) does not match the server's rows; rebuilding it") }
+                if !page.rebuild.isEmpty || !mismatched.isEmpty || !page.scopeUpdates.add.isEmpty {
+                    try await rebuildScopesWithoutCursor()
+                } else if !page.hasMore {
+                    // Every scope matches the server: a row no scope holds and no local change needs
+                    // is not this device's (say, one it wrote for another user, which the server
+                    // then kept in that user's scope only).
+                    try await pruneUnheldRowsIfDue(schema: schema)
+                }
+                if !page.hasMore { return }
             }
-            if !page.hasMore { return }
+        } catch {
+            // A page being written is let finish (it is whole and in order): the next cycle
+            // then asks from the cursors it stored.
+            if let writing { _ = try? await writing.value }
+            throw error
         }
     }
 
@@ -309,7 +346,7 @@ extension SyncEngine {
     }
 
     /// A pull page asked for.
-    typealias PullAhead = PageAsked<ScopedPullRequest, ScopedPullResponse>
+    typealias PullAhead = PageAsked<ScopedPullRequest, PulledPage>
 
     /// Asks for a pull's first page, with the cursors stored, and does not wait for it.
     /// `limit`: the page size (the configured one unless given).
@@ -332,7 +369,7 @@ extension SyncEngine {
     /// Sends `request` and does not wait for its page.
     func askPull(_ request: ScopedPullRequest) -> PullAhead {
         let api = apiV2
-        return PullAhead(request: request, page: Task { try await api.sync.pull(request) })
+        return PullAhead(request: request, page: Task { try await PulledPage.fetch(request, with: api.api) })
     }
 
     /// Applies one pull page in one transaction, under the sync lock: its rows and provenance,

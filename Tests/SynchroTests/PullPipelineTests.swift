@@ -1,0 +1,97 @@
+import Foundation
+import SelfDBEmulator
+import SelfDBRuntime
+import Synchro
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Protocol-2 pull pages are pipelined: the next page is asked for once a page's head is read,
+/// and a page is decoded while the one before it is written. A page whose rows cannot be
+/// decoded, or which is not JSON at all, still fails the pull with a typed error, after the
+/// pages before it were written whole and in order; the next pull picks up where they left.
+@Suite("Synchro protocol 2: pipelined pull pages")
+struct PullPipelineTests {
+    @Test(arguments: [
+        // The head reads (`has_more`, cursors), the rows do not decode.
+        PageCorruption.rows,
+        // Neither does anything.
+        PageCorruption.notJSON,
+        // A head without `has_more`.
+        PageCorruption.head,
+    ])
+    func aBadPageFailsThePullAndKeepsThePagesBefore(_ corruption: PageCorruption) async throws {
+        try await SyncWorld.run(configure: ProtocolTwoClientTests.protocolTwo) { world in
+            let user = SyncWorld.newUser()
+            let transport = PullPageCorruptingTransport(corruptedPage: 3, corruption: corruption)
+            let reader = try world.device("reader", user: user, transport: transport) { $0.pullPageSize = 2 }
+            try await reader.start()
+            let writer = try await world.startedDevice("writer", user: user)
+            try writer.writeTransaction { db in
+                for index in 0..<40 {
+                    try db.execute(sql: "INSERT INTO tasks (id, user_id, title) VALUES (?, ?, ?)", arguments: [UUID().uuidString, user, "task \(index)"])
+                }
+            }
+            try await writer.syncNow()
+
+            transport.arm()
+            do {
+                try await reader.syncNow()
+                Issue.record("pulled through a bad page (\(corruption))")
+            } catch SynchroError.invalidResponse {
+            }
+            // Pages 1 and 2 (2 and 4 rows as the pages grow) were written, the third none of it.
+            let held = try reader.live("tasks").count
+            #expect(held == 6, "rows held after the bad page: \(held)")
+
+            try await reader.syncNow()
+            #expect(try reader.live("tasks") == writer.live("tasks"))
+            #expect(try reader.live("tasks").count == 40)
+            #expect(transport.pullsAnswered > 3)
+        }
+    }
+}
+
+/// How ``PullPageCorruptingTransport`` spoils its page.
+enum PageCorruption: String, Sendable, CustomTestStringConvertible {
+    case rows, notJSON, head
+    var testDescription: String { rawValue }
+}
+
+/// A real transport that, once armed, spoils the answer to the `corruptedPage`-th pull after
+/// that (counting from 1) and lets every other answer through.
+final class PullPageCorruptingTransport: HTTPTransport, Sendable {
+    private let real = URLSessionTransport()
+    private let corruptedPage: Int
+    private let corruption: PageCorruption
+    /// Armed, and the pulls answered since.
+    private let state = Locked<(armed: Bool, pulls: Int)>((false, 0))
+
+    init(corruptedPage: Int, corruption: PageCorruption) {
+        (self.corruptedPage, self.corruption) = (corruptedPage, corruption)
+    }
+
+    func arm() { state.withLock { $0 = (true, 0) } }
+
+    var pullsAnswered: Int { state.current.pulls }
+
+    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        let (data, response) = try await real.send(request)
+        guard request.url?.path == "/sync/pull" else { return (data, response) }
+        let spoil = state.withLock { state -> Bool in
+            state.pulls += 1
+            let spoil = state.armed && state.pulls == corruptedPage
+            if spoil { state.armed = false }
+            return spoil
+        }
+        guard spoil else { return (data, response) }
+        let text = String(decoding: data, as: UTF8.self)
+        switch corruption {
+        case .rows: return (Data(text.replacingOccurrences(of: #""changes":["#, with: #""changes":[{"scope":1},"#).utf8), response)
+        case .notJSON: return (Data(text.dropLast(1).utf8), response)
+        case .head: return (Data(text.replacingOccurrences(of: #""has_more":true"#, with: #""more":true"#).utf8), response)
+        }
+    }
+}
