@@ -24,8 +24,10 @@ struct PageSizeTests {
         #expect(size.current == 500)
         for _ in 0..<5 { size.record(asked: size.current, took: .seconds(3), hasMore: true) }
         #expect(size.current == 100, "never below the configured size")
+        size.record(asked: 49, took: .milliseconds(20), hasMore: true)
+        #expect(size.current == 100, "a page asked at less than half the current size (one asked before two changes) grows nothing")
         size.record(asked: 50, took: .milliseconds(20), hasMore: true)
-        #expect(size.current == 100, "a page asked smaller than the current size (one asked before a change) grows nothing")
+        #expect(size.current == 200, "a batch cut before the last doubling (two on the wire) still grows the next")
 
         #expect(PageSize(configured: 0).current == 1)
         #expect(PageSize(configured: 5_000).current == 1_000)

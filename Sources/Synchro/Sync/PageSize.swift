@@ -28,10 +28,16 @@ struct PageSize: Sendable {
     /// Takes in how a page went: its size asked, how long the server took, and whether more
     /// pages follow. Only a page that came back with more to come can tell that a larger one
     /// would have saved a round trip.
+    ///
+    /// A page of at least half the current size counts: pushes keep two batches on the wire,
+    /// so the second is cut before the first one's answer doubles the size, and its own quick
+    /// answer is the next step. Counting only pages of the current size made the batches grow
+    /// every third answer (100, 100, 100, 200, 200, 200, …: eighteen pushes for 10,000 rows,
+    /// where fourteen do).
     mutating func record(asked: Int, took elapsed: Duration, hasMore: Bool) {
         if elapsed > Self.slow {
             current = max(configured, current / 2)
-        } else if hasMore, elapsed <= Self.quick, asked >= current {
+        } else if hasMore, elapsed <= Self.quick, asked * 2 >= current {
             current = min(Self.maximum, max(current, current * 2))
         }
     }

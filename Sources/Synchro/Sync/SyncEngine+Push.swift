@@ -115,6 +115,8 @@ extension SyncEngine {
                 }
                 if let last = onTheWire {
                     onTheWire = nil
+                    // The batches answered before it settle while it is on the wire.
+                    settlements.start()
                     rejected += try await receive(last, schema: schema, applier: applier, isolation: &isolation, settlements: &settlements)
                 }
                 if pullingAhead { pullAhead = try await askFirstPullPage(schema: schema) }
