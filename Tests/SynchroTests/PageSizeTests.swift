@@ -31,6 +31,9 @@ struct PageSizeTests {
 
         #expect(PageSize(configured: 0).current == 1)
         #expect(PageSize(configured: 5_000).current == 1_000)
+        #expect(PageSize(configured: 100, startingAt: 800).current == 800)
+        #expect(PageSize(configured: 100, startingAt: 50).current == 100, "never below the configured size")
+        #expect(PageSize(configured: 100, startingAt: 5_000).current == 1_000)
         var large = PageSize(configured: 1_000)
         large.record(asked: 1_000, took: .milliseconds(1), hasMore: true)
         #expect(large.current == 1_000)

@@ -49,7 +49,36 @@ struct PullPipelineTests {
             try await reader.syncNow()
             #expect(try reader.live("tasks") == writer.live("tasks"))
             #expect(try reader.live("tasks").count == 40)
-            #expect(transport.pullsAnswered > 3)
+            #expect(transport.pagesAnswered > 3)
+        }
+    }
+
+    @Test(arguments: [PageCorruption.rows, PageCorruption.notJSON, PageCorruption.head])
+    func aBadRebuildPageFailsTheRebuildAndTheNextOneCompletes(_ corruption: PageCorruption) async throws {
+        try await SyncWorld.run(configure: ProtocolTwoClientTests.protocolTwo) { world in
+            let user = SyncWorld.newUser()
+            let writer = try await world.startedDevice("writer", user: user)
+            try writer.writeTransaction { db in
+                for index in 0..<40 {
+                    try db.execute(sql: "INSERT INTO tasks (id, user_id, title) VALUES (?, ?, ?)", arguments: [UUID().uuidString, user, "task \(index)"])
+                }
+            }
+            try await writer.syncNow()
+
+            let transport = PullPageCorruptingTransport(corruptedPage: 3, corruption: corruption, path: "/sync/rebuild")
+            let reader = try world.device("reader", user: user, transport: transport) { $0.pullPageSize = 2 }
+            transport.arm()
+            do {
+                try await reader.start()
+                Issue.record("rebuilt through a bad page (\(corruption))")
+            } catch SynchroError.invalidResponse {
+            }
+            #expect(transport.pagesAnswered >= 3)
+            try await reader.start()
+            try await reader.syncNow()
+            #expect(try reader.live("tasks") == writer.live("tasks"))
+            #expect(try reader.live("tasks").count == 40)
+            #expect(try reader.pendingChangeCount() == 0)
         }
     }
 }
@@ -60,26 +89,27 @@ enum PageCorruption: String, Sendable, CustomTestStringConvertible {
     var testDescription: String { rawValue }
 }
 
-/// A real transport that, once armed, spoils the answer to the `corruptedPage`-th pull after
-/// that (counting from 1) and lets every other answer through.
+/// A real transport that, once armed, spoils the answer to the `corruptedPage`-th request to
+/// `path` after that (counting from 1) and lets every other answer through.
 final class PullPageCorruptingTransport: HTTPTransport, Sendable {
     private let real = URLSessionTransport()
     private let corruptedPage: Int
     private let corruption: PageCorruption
+    private let path: String
     /// Armed, and the pulls answered since.
     private let state = Locked<(armed: Bool, pulls: Int)>((false, 0))
 
-    init(corruptedPage: Int, corruption: PageCorruption) {
-        (self.corruptedPage, self.corruption) = (corruptedPage, corruption)
+    init(corruptedPage: Int, corruption: PageCorruption, path: String = "/sync/pull") {
+        (self.corruptedPage, self.corruption, self.path) = (corruptedPage, corruption, path)
     }
 
     func arm() { state.withLock { $0 = (true, 0) } }
 
-    var pullsAnswered: Int { state.current.pulls }
+    var pagesAnswered: Int { state.current.pulls }
 
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         let (data, response) = try await real.send(request)
-        guard request.url?.path == "/sync/pull" else { return (data, response) }
+        guard request.url?.path == path else { return (data, response) }
         let spoil = state.withLock { state -> Bool in
             state.pulls += 1
             let spoil = state.armed && state.pulls == corruptedPage
@@ -89,9 +119,12 @@ final class PullPageCorruptingTransport: HTTPTransport, Sendable {
         guard spoil else { return (data, response) }
         let text = String(decoding: data, as: UTF8.self)
         switch corruption {
-        case .rows: return (Data(text.replacingOccurrences(of: #""changes":["#, with: #""changes":[{"scope":1},"#).utf8), response)
+        case .rows:
+            let spoiled = text.replacingOccurrences(of: #""changes":["#, with: #""changes":[{"scope":1},"#)
+                .replacingOccurrences(of: #""records":["#, with: #""records":[{"table":1},"#)
+            return (Data(spoiled.utf8), response)
         case .notJSON: return (Data(text.dropLast(1).utf8), response)
-        case .head: return (Data(text.replacingOccurrences(of: #""has_more":true"#, with: #""more":true"#).utf8), response)
+        case .head: return (Data(text.replacingOccurrences(of: #""has_more":"#, with: #""more":"#).utf8), response)
         }
     }
 }

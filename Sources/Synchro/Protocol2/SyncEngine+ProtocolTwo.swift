@@ -124,54 +124,74 @@ extension SyncEngine {
         // first page's size (PageSize).
         var size = PageSize(configured: config.pullPageSize)
         let generation = try await database.write { db in try ScopeState.beginRebuild(scope, in: db) }
-        let (api, clientID) = (apiV2, config.clientID)
-        func ask(after cursor: String?, limit: Int) -> PageAsked<RebuildRequest, RebuildResponse> {
+        let (api, clientID) = (apiV2.api, config.clientID)
+        func ask(after cursor: String?, limit: Int) -> PageAsked<RebuildRequest, PulledPage<RebuildResponse>> {
             let request = RebuildRequest(clientId: clientID, scope: scope, cursor: cursor, limit: limit)
-            return PageAsked(request: request, page: Task { try await api.sync.rebuild(request) })
+            return PageAsked(request: request, page: Task { try await PulledPage.rebuild(request, with: api) })
         }
-        // The next page is asked for as soon as this one's cursor is known, while this one is
-        // applied: the rebuild cursor is a page token the server keeps nothing of.
-        var next: PageAsked<RebuildRequest, RebuildResponse>? = ask(after: nil, limit: size.current)
+        // Pipelined as pull pages are (``pullAllV2(ahead:)``): the next page is asked for as
+        // soon as this one's head gives its cursor (a page token the server keeps nothing of),
+        // and this one is decoded while the one before it is written.
+        var next: PageAsked<RebuildRequest, PulledPage<RebuildResponse>>? = ask(after: nil, limit: size.current)
         defer { next?.page.cancel() }
-        for _ in 0..<1_000_000 {
-            guard var asked = next else { break }
-            next = nil
-            let page = try await asked.value()
-            size.record(asked: asked.request.limit, took: asked.elapsed, hasMore: page.hasMore)
-            if page.hasMore, let cursor = page.cursor { next = ask(after: cursor, limit: size.current) }
-            let finalCursor = page.finalScopeCursor
-            let checksum = page.checksum.flatMap(ScopeChecksum.parse)
-            if !page.hasMore, finalCursor == nil || checksum == nil {
-                throw SynchroError.invalidResponse(message: "rebuild of \(scope): a last page without its cursor or checksum")
-            }
-            if page.hasMore, page.cursor == nil {
-                throw SynchroError.invalidResponse(message: "rebuild of \(scope): more pages but no cursor")
-            }
-            let matched = try await database.write { db -> Bool in
-                try MetaStore.withSyncLock(db) {
-                    var merger = applier.merger(in: db)
-                    var tagger = ScopeState.Tagger(in: db, replaced: replaced)
-                    for index in try WriteOrder.positions(of: page.records, in: db, key: { (table: $0.table, id: Self.recordID($0.pk, table: $0.table, schema: schema)) }) {
-                        let record = page.records[index]
-                        guard let row = record.row, let id = Self.recordID(record.pk, table: record.table, schema: schema),
-                            let rowChecksum = record.rowChecksum.flatMap(ScopeChecksum.fromWire)
-                        else { throw SynchroError.invalidResponse(message: "rebuild of \(scope): a record without its row or checksum") }
-                        try merger.write(ProtocolTwoConversions.record(table: record.table, id: id, row: row, schema: schema))
-                        try tagger.tag(scope, table: record.table, id: id, checksum: rowChecksum, generation: generation)
-                    }
-                    try merger.flush()
-                    try tagger.flush()
-                    guard !page.hasMore, let finalCursor, let checksum else { return true }
-                    return try ScopeState.finishRebuild(scope, generation: generation, cursor: finalCursor, checksum: checksum, schema: schema, in: db)
+        // A page being written while the next one comes and is decoded.
+        var writing: Task<Bool, any Error>?
+        do {
+            for _ in 0..<1_000_000 {
+                guard var asked = next else { break }
+                next = nil
+                let fetched = try await asked.value()
+                let head = fetched.head
+                size.record(asked: asked.request.limit, took: asked.elapsed, hasMore: head.hasMore)
+                if !head.hasMore, head.finalScopeCursor == nil || head.checksum.flatMap(ScopeChecksum.parse) == nil {
+                    throw SynchroError.invalidResponse(message: "rebuild of \(scope): a last page without its cursor or checksum")
                 }
-            }
-            guard matched else {
-                throw SynchroError.invalidResponse(message: "rebuild of \(scope): the rows received do not add up to the server's checksum")
-            }
-            if !page.hasMore {
+                guard !head.hasMore || head.cursor != nil else {
+                    throw SynchroError.invalidResponse(message: "rebuild of \(scope): more pages but no cursor")
+                }
+                if head.hasMore, let cursor = head.cursor { next = ask(after: cursor, limit: size.current) }
+                let page = try fetched.decoded()
+                // The page before is written before this one is.
+                if let before = writing {
+                    writing = nil
+                    _ = try await before.value
+                }
+                let database = database
+                let write = Task {
+                    try await database.write { db -> Bool in
+                        try MetaStore.withSyncLock(db) {
+                            var merger = applier.merger(in: db)
+                            var tagger = ScopeState.Tagger(in: db, replaced: replaced)
+                            for index in try WriteOrder.positions(of: page.records, in: db, key: { (table: $0.table, id: Self.recordID($0.pk, table: $0.table, schema: schema)) }) {
+                                let record = page.records[index]
+                                guard let row = record.row, let id = Self.recordID(record.pk, table: record.table, schema: schema),
+                                    let rowChecksum = record.rowChecksum.flatMap(ScopeChecksum.fromWire)
+                                else { throw SynchroError.invalidResponse(message: "rebuild of \(scope): a record without its row or checksum") }
+                                try merger.write(ProtocolTwoConversions.record(table: record.table, id: id, row: row, schema: schema))
+                                try tagger.tag(scope, table: record.table, id: id, checksum: rowChecksum, generation: generation)
+                            }
+                            try merger.flush()
+                            try tagger.flush()
+                            guard !page.hasMore, let finalCursor = page.finalScopeCursor, let checksum = page.checksum.flatMap(ScopeChecksum.parse) else { return true }
+                            return try ScopeState.finishRebuild(scope, generation: generation, cursor: finalCursor, checksum: checksum, schema: schema, in: db)
+                        }
+                    }
+                }
+                if page.hasMore {
+                    writing = write
+                    continue
+                }
+                guard try await write.value else {
+                    throw SynchroError.invalidResponse(message: "rebuild of \(scope): the rows received do not add up to the server's checksum")
+                }
                 config.logger.info("sync rebuilt scope \(scope)")
                 return
             }
+        } catch {
+            // A page being written is let finish (whole, in order); the rebuild starts over at
+            // the next cycle, its generation marking what this one wrote.
+            if let writing { _ = try? await writing.value }
+            throw error
         }
     }
 
@@ -190,15 +210,16 @@ extension SyncEngine {
     /// written only once the one before it is. A page that adds, removes or rebuilds scopes,
     /// and the last page, are applied before anything else is asked, from what is stored.
     ///
-    /// `ahead`: the first page, already asked for (``askFirstPullPage(schema:)``: by the push,
-    /// once the server answered its last batch, while that batch is settled here).
+    /// `ahead`: the first page, already asked for (``askFirstPullPage(schema:limit:)``: by the
+    /// push, once the server answered its last batch, while that batch is settled here); the
+    /// pages after it start from its size.
     func pullAllV2(ahead: PullAhead? = nil) async throws {
         var prefetched = ahead
         defer { prefetched?.page.cancel() }
         let schema = try currentSchema()
         let applier = RecordApplier(schema: schema)
         let replaced = replacedChecksums
-        var size = PageSize(configured: config.pullPageSize)
+        var size = PageSize(configured: config.pullPageSize, startingAt: ahead?.request.limit)
         // A page that moves cursors on, being written while the next one comes and is decoded;
         // its value is the scopes whose cursors it found cleared (``apply(_:askedWith:schema:applier:replaced:in:)``).
         var writing: Task<[String], any Error>?
@@ -346,7 +367,7 @@ extension SyncEngine {
     }
 
     /// A pull page asked for.
-    typealias PullAhead = PageAsked<ScopedPullRequest, PulledPage>
+    typealias PullAhead = PageAsked<ScopedPullRequest, PulledPage<ScopedPullResponse>>
 
     /// Asks for a pull's first page, with the cursors stored, and does not wait for it.
     /// `limit`: the page size (the configured one unless given).
@@ -369,7 +390,7 @@ extension SyncEngine {
     /// Sends `request` and does not wait for its page.
     func askPull(_ request: ScopedPullRequest) -> PullAhead {
         let api = apiV2
-        return PullAhead(request: request, page: Task { try await PulledPage.fetch(request, with: api.api) })
+        return PullAhead(request: request, page: Task { try await PulledPage.pull(request, with: api.api) })
     }
 
     /// Applies one pull page in one transaction, under the sync lock: its rows and provenance,

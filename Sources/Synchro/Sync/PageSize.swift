@@ -6,8 +6,9 @@
 /// hundred of them; doubling after each quick full page reaches 1,000 rows a page in four
 /// steps. A server that slows down under the larger pages (or a slow network) gets smaller
 /// ones again. A failed page fails its cycle, and the next cycle starts from the configured
-/// size. The run's first page is always the configured size, so a cycle with little to pull
-/// asks exactly what it asked before.
+/// size. The run's first page is the configured size, so a cycle with little to pull asks
+/// exactly what it asked before; only the pull after a push whose batches grew starts at their
+/// size, as it brings back at least what was pushed.
 struct PageSize: Sendable {
     /// A page answered within this grows the next one.
     static let quick: Duration = .milliseconds(250)
@@ -20,9 +21,11 @@ struct PageSize: Sendable {
     /// The size of the next page.
     private(set) var current: Int
 
-    init(configured: Int) {
+    /// `startingAt`: the size of a run's first page when it is not the configured one (the
+    /// pull after a push that grew its batches), within the configured size and the maximum.
+    init(configured: Int, startingAt first: Int? = nil) {
         self.configured = SynchroConfig.clamped(configured)
-        current = self.configured
+        current = min(Self.maximum, max(self.configured, first ?? self.configured))
     }
 
     /// Takes in how a page went: its size asked, how long the server took, and whether more

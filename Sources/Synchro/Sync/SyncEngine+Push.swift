@@ -119,7 +119,12 @@ extension SyncEngine {
                     settlements.start()
                     rejected += try await receive(last, schema: schema, applier: applier, isolation: &isolation, settlements: &settlements)
                 }
-                if pullingAhead { pullAhead = try await askFirstPullPage(schema: schema) }
+                // The pull brings back at least what was pushed (protocol 2 sends a device its own
+                // writes): it starts at the size the batches grew to, which the server has just
+                // answered quickly, rather than at the configured one.
+                if pullingAhead {
+                    pullAhead = try await askFirstPullPage(schema: schema, limit: max(SynchroConfig.clamped(config.pullPageSize), sizes.current))
+                }
                 // The next round reads what is pending after this one's records (edited during
                 // their push, say): they are settled first, or a settlement would take a new
                 // send's record out of flight.
