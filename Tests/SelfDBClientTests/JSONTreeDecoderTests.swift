@@ -94,6 +94,29 @@ struct JSONTreeDecoderTests {
         #expect(throws: JSONParseError(offset: offset, reason: reason)) { try JSONValue.parse(Data(text.utf8)) }
     }
 
+    /// Strings are scanned eight bytes at a time: an escape, a quote, a control character or a
+    /// non-ASCII character is found wherever it falls in or across those words.
+    @Test func readsStringsWhateverFallsOnAWordBoundary() throws {
+        for length in 0..<20 {
+            for position in 0...length {
+                let before = String(repeating: "a", count: position)
+                let after = String(repeating: "b", count: length - position)
+                for (escaped, text) in [(#"\n"#, "\n"), (#"\""#, "\""), (#"\\"#, "\\"), (#"\u00e9"#, "\u{e9}"), ("\u{e9}", "\u{e9}"), ("\u{1F600}", "\u{1F600}")] {
+                    let json = "[\"\(before)\(escaped)\(after)\",\"\(before)\(after)\"]"
+                    #expect(try JSONValue.parse(Data(json.utf8)) == .array([.string(before + text + after), .string(before + after)]), "\(json)")
+                    let object = "{\"rows\":[\"\(before)\(escaped)\(after)\"],\"k\":\"\(before)\(escaped)\"}"
+                    #expect(try JSONValue.parseObject(Data(object.utf8), omitting: ["rows"]) == .object(["k": .string(before + text)]), "\(object)")
+                }
+                let control = "\"\(before)\u{1F}\(after)\""
+                #expect(throws: JSONParseError(offset: 1 + position, reason: "control character in a string")) { try JSONValue.parse(Data(control.utf8)) }
+                #expect(throws: JSONParseError(offset: 0, reason: "unterminated string")) { try JSONValue.parse(Data("\"\(before)\(after)".utf8)) }
+                var invalid = Array("\"\(before)\(after)\"".utf8)
+                invalid.insert(0xFF, at: 1 + position)
+                #expect(throws: JSONParseError(offset: 0, reason: "invalid UTF-8 in a string")) { try JSONValue.parse(Data(invalid)) }
+            }
+        }
+    }
+
     @Test func refusesInvalidUTF8() {
         #expect(throws: JSONParseError(offset: 0, reason: "invalid UTF-8 in a string")) { try JSONValue.parse(Data([0x22, 0xFF, 0x22])) }
     }

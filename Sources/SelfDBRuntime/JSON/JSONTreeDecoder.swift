@@ -123,28 +123,43 @@ public struct JSONTreeDecoder: Decoder {
         return converted
     }
 
+    /// The types ``decode(_:)`` reads its own way. Compared by identity, made once: naming
+    /// `[String: JSONValue].self` in the comparison looked its generic metadata up again for
+    /// every value decoded (a twentieth of decoding a sync page).
+    private enum Special {
+        static let jsonValue = ObjectIdentifier(JSONValue.self)
+        static let jsonObject = ObjectIdentifier([String: JSONValue].self)
+        static let stringObject = ObjectIdentifier([String: String].self)
+        static let date = ObjectIdentifier(Date.self)
+        static let data = ObjectIdentifier(Data.self)
+        static let url = ObjectIdentifier(URL.self)
+        static let all: Set<ObjectIdentifier> = [jsonValue, jsonObject, stringObject, date, data, url]
+    }
+
     /// `T`, with the types Foundation's decoder treats specially read the same way here.
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        if type == JSONValue.self, let same = value as? T { return same }
+        let identity = ObjectIdentifier(type)
+        guard Special.all.contains(identity) else { return try T(from: self) }
+        if identity == Special.jsonValue, let same = value as? T { return same }
         // A sync page's rows and a push answer's server rows: taken whole rather than member by
         // member through the standard library's generic `Dictionary.init(from:)`, which was
         // most of the cost of decoding a page.
-        if type == [String: JSONValue].self, case .object(let object) = value, let same = object as? T { return same }
-        if type == [String: String].self, case .object(let object) = value, let strings = try stringObject(object) as? T { return strings }
-        if type == Date.self {
+        if identity == Special.jsonObject, case .object(let object) = value, let same = object as? T { return same }
+        if identity == Special.stringObject, case .object(let object) = value, let strings = try stringObject(object) as? T { return strings }
+        if identity == Special.date {
             let text = try decodeString()
             guard let date = TimestampParser.parse(text) as? T else {
                 throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "'\(text)' is not an ISO 8601 date"))
             }
             return date
         }
-        if type == Data.self {
+        if identity == Special.data {
             guard let data = Data(base64Encoded: try decodeString()) as? T else {
                 throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "not Base64 data"))
             }
             return data
         }
-        if type == URL.self {
+        if identity == Special.url {
             guard let url = URL(string: try decodeString()) as? T else {
                 throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "not a URL"))
             }
@@ -224,6 +239,21 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func decodeNil(forKey key: Key) throws -> Bool { try decoder(key).value == .null }
+
+    /// The value of `key` unless it is missing or null: one lookup (the protocol's own version
+    /// looks the key up three times, and makes two decoders, for every optional member).
+    private func decoderIfPresent(_ key: Key) -> JSONTreeDecoder? {
+        guard let value = object[key.stringValue], value != .null else { return nil }
+        return JSONTreeDecoder(value: value, parent: path, key: key)
+    }
+
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try decoderIfPresent(key)?.decodeBool() }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try decoderIfPresent(key)?.decodeString() }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try decoderIfPresent(key)?.decodeDouble() }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try decoderIfPresent(key)?.decodeInteger(type) }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try decoderIfPresent(key)?.decodeInteger(type) }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try decoderIfPresent(key)?.decodeInteger(type) }
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? { try decoderIfPresent(key)?.decode(type) }
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decoder(key).decodeBool() }
     func decode(_ type: String.Type, forKey key: Key) throws -> String { try decoder(key).decodeString() }
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decoder(key).decodeDouble() }
