@@ -51,22 +51,21 @@ enum PendingQueue {
     /// Folds the change log first: call in a write transaction.
     static func round(after watermark: Int64, rank: [String: Int], in db: Database) throws -> (keys: [(table: String, id: String)], highest: Int64) {
         try ChangeLog.fold(in: db)
-        let rows = try Row.fetchAll(
-            db,
-            sql: "SELECT table_name, record_id, seq FROM _synchro_pending WHERE seq > ? AND operation != '__drop'",
-            arguments: [watermark]
-        )
+        // In seq order from SQLite (the seq is the rowid), then grouped by rank, each group
+        // keeping that order: sorting the whole round by (rank, seq) looked the rank up twice
+        // per comparison, half the time of starting a push of 10,000 records.
+        let select = try db.cachedStatement(sql: "SELECT table_name, record_id, seq FROM _synchro_pending WHERE seq > ? AND operation != '__drop' ORDER BY seq")
         var highest = watermark
-        let entries = rows.map { row -> (table: String, id: String, seq: Int64) in
-            let seq: Int64 = row["seq"]
-            highest = max(highest, seq)
-            return (row["table_name"], row["record_id"], seq)
+        var groups: [Int: [(table: String, id: String)]] = [:]
+        var current: (table: String, rank: Int)?
+        let rows = try Row.fetchCursor(select, arguments: [watermark])
+        while let row = try rows.next() {
+            let table: String = row[0]
+            if current?.table != table { current = (table, rank[table] ?? 0) }
+            groups[current?.rank ?? 0, default: []].append((table, row[1]))
+            highest = max(highest, row[2])
         }
-        let sorted = entries.sorted { lhs, rhs in
-            let (left, right) = (rank[lhs.table] ?? 0, rank[rhs.table] ?? 0)
-            return left != right ? left < right : lhs.seq < rhs.seq
-        }
-        return (sorted.map { ($0.table, $0.id) }, highest)
+        return (groups.keys.sorted().flatMap { groups[$0] ?? [] }, highest)
     }
 
     /// The changes of `keys` as they stand now, marked in flight, with each record's full

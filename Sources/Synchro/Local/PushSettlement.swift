@@ -39,18 +39,15 @@ enum PushSettlement {
             }
             try candidates.flush()
         }
-        var results: [String: PushResult] = [:]
-        for result in response.accepted + response.rejected {
-            results[key(result.tableName, result.id)] = result
-        }
+        let results = Answers(response, sent: sent)
         var outcome = Outcome()
         // The server's rows, many to a statement: each settles one record, which nothing
         // else here reads or writes.
         var overwriter = applier.overwriter(in: db)
-        for outgoing in sent {
+        for (position, outgoing) in sent.enumerated() {
             let pending = outgoing.pending
             // No word on this change: it stays pending (and in flight, as it may have landed).
-            guard let result = results[key(pending.table, pending.recordID)], let table = schema.table(pending.table) else { continue }
+            guard let result = results.answer(at: position, for: pending), let table = schema.table(pending.table) else { continue }
             // The usual answer: a change applied and not edited since it was sent. Its pending
             // row goes in one statement (on its seq, so an edit made meanwhile stays), and the
             // row takes the server's version: its timestamp, the defaults it filled, its
@@ -143,8 +140,35 @@ enum PushSettlement {
         return rejection
     }
 
-    private static func key(_ table: String, _ id: String) -> String {
-        table + "\u{0}" + id.lowercased()
+    /// The server's answer to each change sent. Usually the answer lists them all, applied, in
+    /// the order sent: then the answer at a change's position is its own, which is checked
+    /// rather than looked up (a key made and hashed for every change was a seventh of settling
+    /// a batch). Otherwise they are found by table and record id, without case.
+    private struct Answers {
+        private let inOrder: [PushResult]?
+        private let byKey: [String: PushResult]
+
+        init(_ response: PushResponse, sent: [OutgoingChange]) {
+            let complete = response.rejected.isEmpty && response.accepted.count == sent.count
+            if complete, zip(response.accepted, sent).allSatisfy({ $0.id == $1.pending.recordID && $0.tableName == $1.pending.table }) {
+                (inOrder, byKey) = (response.accepted, [:])
+                return
+            }
+            var byKey: [String: PushResult] = [:]
+            for result in response.accepted + response.rejected {
+                byKey[Self.key(result.tableName, result.id)] = result
+            }
+            (inOrder, self.byKey) = (nil, byKey)
+        }
+
+        func answer(at position: Int, for pending: PendingChange) -> PushResult? {
+            if let inOrder { return inOrder[position] }
+            return byKey[Self.key(pending.table, pending.recordID)]
+        }
+
+        private static func key(_ table: String, _ id: String) -> String {
+            table + "\u{0}" + id.lowercased()
+        }
     }
 
     private static func currentSeqAndOperation(of pending: PendingChange, in db: Database) throws -> (seq: Int64, operation: String)? {
