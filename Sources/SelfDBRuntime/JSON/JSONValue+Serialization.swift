@@ -12,6 +12,25 @@ extension JSONValue {
         return Data(output)
     }
 
+    /// Appends the value to `output` as ``serialized()`` writes it: for a writer that puts
+    /// values into a document of its own.
+    ///
+    /// - Throws: `EncodingError.invalidValue` for a non-finite number.
+    public func write(into output: inout [UInt8]) throws {
+        try Self.write(self, into: &output)
+    }
+
+    /// Appends `text` to `output` as a JSON string, escaped as ``serialized()`` escapes it.
+    public static func write(string text: String, into output: inout [UInt8]) {
+        writeString(text, into: &output)
+    }
+
+    /// Whether the member name `left` comes before `right` in ``serialized()``'s order (by
+    /// their UTF-8 bytes).
+    public static func keyPrecedes(_ left: String, _ right: String) -> Bool {
+        utf8Precedes(left, right)
+    }
+
     private static func write(_ value: JSONValue, into output: inout [UInt8]) throws {
         switch value {
         case .null: output.append(contentsOf: "null".utf8)

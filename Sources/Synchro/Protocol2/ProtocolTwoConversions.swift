@@ -46,15 +46,13 @@ enum ProtocolTwoConversions {
     /// defaults for columns an insert does not name), and an update leaves out a NULL for a
     /// column the server declares NOT NULL (it would refuse the whole mutation). Other nulls of
     /// an update are sent: they clear a value.
+    ///
+    /// A push writes its batch's body straight from the changes (``MutationPushBody``): the
+    /// bytes of these mutations, encoded.
     static func mutation(_ outgoing: OutgoingChange, id: String, schema: LocalSchema) -> Mutation {
         let change = outgoing.change
         let key = schema.table(change.tableName)?.primaryKey ?? "id"
-        let op: MutationOperation =
-            switch change.operation {
-            case .create: .insert
-            case .delete: .delete
-            default: .update
-            }
+        let op = operation(of: change)
         return Mutation(
             mutationId: id,
             table: change.tableName,
@@ -62,8 +60,24 @@ enum ProtocolTwoConversions {
             pk: [key: change.id],
             clientVersion: change.clientUpdatedAt,
             baseVersion: change.baseUpdatedAt,
-            columns: op == .delete ? nil : change.data?.filter { name, value in !isNull(value) || (op == .update && nullable(name, in: change.tableName, schema: schema)) }
+            columns: op == .delete ? nil : change.data?.filter { name, value in keeps(value, nullable: nullable(name, in: change.tableName, schema: schema), in: op) }
         )
+    }
+
+    /// The mutation's operation for a pending change: create → insert, delete → delete,
+    /// anything else → update.
+    static func operation(of change: PushChange) -> MutationOperation {
+        switch change.operation {
+        case .create: .insert
+        case .delete: .delete
+        default: .update
+        }
+    }
+
+    /// Whether a mutation sends `value` of a column: a value always, a null only in an update
+    /// of a column the server lets be null.
+    static func keeps(_ value: JSONValue, nullable: Bool, in operation: MutationOperation) -> Bool {
+        !isNull(value) || (operation == .update && nullable)
     }
 
     /// The protocol-2 push answer as protocol 1's, matched to what was sent by mutation id.

@@ -515,14 +515,17 @@ extension SyncEngine {
     /// Sends one batch as protocol-2 mutations and answers in protocol 1's terms.
     func pushBatchV2(_ outgoing: [OutgoingChange], schema: LocalSchema) async throws -> PushResponse {
         let sent = outgoing.map { (id: RejectedMutations.mutationID(of: $0.pending), outgoing: $0) }
-        let mutations = sent.map { ProtocolTwoConversions.mutation($0.outgoing, id: $0.id, schema: schema) }
-        let response = try await apiV2.sync.push(
-            MutationPushRequest(
-                clientId: config.clientID,
-                batchId: UUID().uuidString.lowercased(),
-                schema: SchemaRef(version: schema.version, hash: schema.hash),
-                mutations: mutations
-            )
+        // `POST /sync/push` as ``SynchroV2API/Sync/push(_:)`` sends it, its body written directly.
+        var writer = MutationPushBody(schema: schema)
+        let body: Data
+        do {
+            body = try writer.json(clientID: config.clientID, batchID: UUID().uuidString.lowercased(), sent: sent)
+        } catch {
+            throw SelfDBError.invalidArgument("could not encode the request body: \(error)")
+        }
+        let response = try await apiV2.api.send(
+            APIRequest(method: .post, path: "/sync/push", auth: .bearer, body: .json(body)),
+            decoding: MutationPushResponse.self
         )
         return ProtocolTwoConversions.response(response, sent: sent, schema: schema)
     }
