@@ -512,6 +512,19 @@ extension SyncEngine {
 
     // MARK: - Push (§3.2)
 
+    /// A push answer: its `accepted` list read by ``TreeReading`` and the rest (the time, the
+    /// rejections, usually none) decoded; or, where the list cannot be read so, the whole answer
+    /// decoded through `Codable`, which says what is wrong.
+    static func pushAnswer(_ body: Data, answering request: APIRequest, api: APIClient) throws -> MutationPushResponse {
+        if case .object(var members)? = try? JSONValue.parse(body), let accepted = TreeReading.array(members["accepted"], AcceptedMutation.init(tree:)) {
+            members["accepted"] = .array([])
+            var answer = try api.decode(MutationPushResponse.self, fromParsed: .object(members), answering: request)
+            answer.accepted = accepted
+            return answer
+        }
+        return try api.decode(MutationPushResponse.self, from: body, answering: request)
+    }
+
     /// Sends one batch as protocol-2 mutations and answers in protocol 1's terms.
     func pushBatchV2(_ outgoing: [OutgoingChange], schema: LocalSchema) async throws -> PushResponse {
         let sent = outgoing.map { (id: RejectedMutations.mutationID(of: $0.pending), outgoing: $0) }
@@ -523,10 +536,8 @@ extension SyncEngine {
         } catch {
             throw SelfDBError.invalidArgument("could not encode the request body: \(error)")
         }
-        let response = try await apiV2.api.send(
-            APIRequest(method: .post, path: "/sync/push", auth: .bearer, body: .json(body)),
-            decoding: MutationPushResponse.self
-        )
-        return ProtocolTwoConversions.response(response, sent: sent, schema: schema)
+        let request = APIRequest(method: .post, path: "/sync/push", auth: .bearer, body: .json(body))
+        let answer = try Self.pushAnswer(try await apiV2.api.sendForBytes(request), answering: request, api: apiV2.api)
+        return ProtocolTwoConversions.response(answer, sent: sent, schema: schema)
     }
 }
