@@ -81,6 +81,25 @@ struct MutationPushBodyTests {
         #expect(try writer.json(clientID: "c", batchID: "b", sent: []) == JSONTreeEncoder.encode(empty).serialized())
     }
 
+    /// Answers are matched to their changes at their place when the server keeps the order
+    /// sent, and by mutation id when it does not; an answer to nothing sent is dropped.
+    @Test func answersFindTheirChangesInOrderOrNot() throws {
+        let schema = try #require(Self.schema)
+        let sent = Self.changes.prefix(3).enumerated().map { (id: "m\($0.offset)", outgoing: $0.element) }
+        func accepted(_ id: String, _ table: String = "tasks") -> AcceptedMutation {
+            AcceptedMutation(mutationId: id, table: table, pk: [:], status: .applied, serverRow: ["updated_at": .string("u-\(id)")], serverVersion: "v-\(id)")
+        }
+        let rejection = RejectedMutation(mutationId: "m0", table: "tasks", pk: [:], status: .rejectedTerminal, code: .policyRejected, message: "no")
+        for answers in [["m0", "m1", "m2"], ["m2", "m0", "m1"], ["m1", "unknown", "m2"]] {
+            let response = MutationPushResponse(serverTime: Date(), accepted: answers.map { accepted($0) }, rejected: answers.contains("m0") ? [] : [rejection])
+            let settled = ProtocolTwoConversions.response(response, sent: sent, schema: schema)
+            let expected = answers.filter { $0 != "unknown" }.map { id in sent.first { $0.id == id }?.outgoing.change.id }
+            #expect(settled.accepted.map(\.id) == expected.compactMap { $0 })
+            #expect(settled.accepted.map(\.serverUpdatedAt) == answers.filter { $0 != "unknown" }.map { "u-\($0)" })
+            #expect(settled.rejected.map(\.id) == (answers.contains("m0") ? [] : ["a"]))
+        }
+    }
+
     @Test func refusesANumberJSONCannotHold() throws {
         let schema = try #require(Self.schema)
         var writer = MutationPushBody(schema: schema)

@@ -82,11 +82,20 @@ enum ProtocolTwoConversions {
 
     /// The protocol-2 push answer as protocol 1's, matched to what was sent by mutation id.
     static func response(_ response: MutationPushResponse, sent: [(id: String, outgoing: OutgoingChange)], schema: LocalSchema) -> PushResponse {
-        let byID = Dictionary(sent.map { ($0.id, $0.outgoing.change) }, uniquingKeysWith: { first, _ in first })
+        // The server answers in the order it was sent: an answer is matched at its own place,
+        // and by mutation id (a table made once) only when it is not there.
+        var byID: [String: PushChange]?
+        func change(_ id: String, at position: Int?) -> PushChange? {
+            if let position, position < sent.count, sent[position].id == id { return sent[position].outgoing.change }
+            let table = byID ?? Dictionary(sent.map { ($0.id, $0.outgoing.change) }, uniquingKeysWith: { first, _ in first })
+            byID = table
+            return table[id]
+        }
         var accepted: [PushResult] = []
+        accepted.reserveCapacity(response.accepted.count)
         var rejected: [PushResult] = []
-        for entry in response.accepted {
-            guard let change = byID[entry.mutationId] else { continue }
+        for (position, entry) in response.accepted.enumerated() {
+            guard let change = change(entry.mutationId, at: position) else { continue }
             let table = schema.table(change.tableName)
             var result = PushResult(id: change.id, tableName: change.tableName, operation: change.operation, status: .applied)
             result.serverUpdatedAt = table.flatMap { entry.serverRow?[$0.updatedAt]?.stringValue } ?? entry.serverVersion
@@ -97,7 +106,7 @@ enum ProtocolTwoConversions {
             accepted.append(result)
         }
         for entry in response.rejected {
-            guard let change = byID[entry.mutationId] else { continue }
+            guard let change = change(entry.mutationId, at: nil) else { continue }
             let status: PushStatus =
                 switch entry.status {
                 case .conflict: .conflict
