@@ -127,12 +127,7 @@ private struct TreeParser {
     mutating func parseObject(omitting omitted: Set<String> = []) throws -> JSONValue {
         try enter()
         defer { depth -= 1 }
-        index += 1
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-            index += 1
-            return .object([:])
-        }
+        if isEmpty(closing: UInt8(ascii: "}")) { return .object([:]) }
         // The members are gathered first, so the dictionary is made at its final size: grown a
         // member at a time, it hashed every key again at each growth (a fifth of parsing a
         // pull page).
@@ -161,13 +156,8 @@ private struct TreeParser {
     private mutating func parseArray() throws -> JSONValue {
         try enter()
         defer { depth -= 1 }
-        index += 1
         var elements: [JSONValue] = []
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-            index += 1
-            return .array(elements)
-        }
+        if isEmpty(closing: UInt8(ascii: "]")) { return .array(elements) }
         repeat {
             skipWhitespace()
             elements.append(try parseValue())
@@ -184,12 +174,7 @@ private struct TreeParser {
         case UInt8(ascii: "{"):
             try enter()
             defer { depth -= 1 }
-            index += 1
-            skipWhitespace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-                index += 1
-                return
-            }
+            if isEmpty(closing: UInt8(ascii: "}")) { return }
             repeat {
                 skipWhitespace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a member name") }
@@ -203,12 +188,7 @@ private struct TreeParser {
         case UInt8(ascii: "["):
             try enter()
             defer { depth -= 1 }
-            index += 1
-            skipWhitespace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-                index += 1
-                return
-            }
+            if isEmpty(closing: UInt8(ascii: "]")) { return }
             repeat {
                 skipWhitespace()
                 try skipValue()
@@ -216,6 +196,15 @@ private struct TreeParser {
         case UInt8(ascii: "\""): try skipString()
         default: _ = try parseValue()
         }
+    }
+
+    /// Past an opening bracket: true, and past its closing one too, when nothing is between.
+    private mutating func isEmpty(closing end: UInt8) -> Bool {
+        index += 1
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == end else { return false }
+        index += 1
+        return true
     }
 
     /// Steps over a string, its escapes whole.
