@@ -187,6 +187,9 @@ extension SyncEngine {
                 config.logger.info("sync rebuilt scope \(scope)")
                 return
             }
+            // Out of pages without a last one (no more asked): what was written stays whole,
+            // and the scope, its cursor still null, is rebuilt by the next cycle.
+            if let writing { _ = try await writing.value }
         } catch {
             // A page being written is let finish (whole, in order); the rebuild starts over at
             // the next cycle, its generation marking what this one wrote.
