@@ -1,8 +1,13 @@
 import Foundation
 import SelfDBEmulator
+import SelfDBRuntime
 import Testing
 
 @testable import Synchro
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// Pull and rebuild pages grow while the server answers full pages quickly, and shrink when
 /// it slows down (`PageSize`).
@@ -69,5 +74,68 @@ struct PageSizeTests {
             try await reader.syncNow()
             #expect(try reader.pendingChangeCount() == 0)
         }
+    }
+
+    @Test("the pull after a push starts at the configured size, or at the size the push's batches grew to")
+    func thePullAfterAPushStartsWhereTheBatchesGrew() async throws {
+        try await SyncWorld.run(configure: ProtocolTwoClientTests.protocolTwo) { world in
+            let user = SyncWorld.newUser()
+            // Batches configured larger than pages: a push of one row grows nothing, and its pull
+            // asks the configured page.
+            let recorder = SyncRequestRecorder()
+            let device = try world.device("small", user: user, transport: recorder) {
+                $0.pushBatchSize = 500
+                $0.pullPageSize = 50
+            }
+            try await device.start()
+            try device.execute("INSERT INTO tasks (id, user_id, title) VALUES (?, ?, 'one')", params: [UUID().uuidString, user])
+            recorder.reset()
+            try await device.syncNow()
+            #expect(recorder.pushSizes == [1])
+            #expect(recorder.pullLimits.first == 50)
+
+            // Batches of 100 that grow while the server answers quickly: the pull starts at the
+            // size they reached (no growth on a slow machine: at the configured size).
+            let growing = SyncRequestRecorder()
+            let writer = try world.device("large", user: user, transport: growing) {
+                $0.pushBatchSize = 100
+                $0.pullPageSize = 50
+            }
+            try await writer.start()
+            try writer.writeTransaction { db in
+                for index in 0..<2_000 {
+                    try db.execute(sql: "INSERT INTO tasks (id, user_id, title) VALUES (?, ?, ?)", arguments: [UUID().uuidString, user, "task \(index)"])
+                }
+            }
+            growing.reset()
+            try await writer.syncNow()
+            let largest = growing.pushSizes.max() ?? 0
+            #expect(growing.pushSizes.reduce(0, +) == 2_000)
+            // The size reached may be more than the last batch, which the records left took.
+            let first = growing.pullLimits.first ?? 0
+            #expect(largest > 100 ? first >= largest && first <= 1_000 : first == 50, "pushes \(growing.pushSizes), pulls \(growing.pullLimits)")
+        }
+    }
+}
+
+/// A real transport that notes the size of each push and the limit of each pull it sends.
+final class SyncRequestRecorder: HTTPTransport, Sendable {
+    private let real = URLSessionTransport()
+    private let noted = Locked<(pushes: [Int], pulls: [Int])>(([], []))
+
+    var pushSizes: [Int] { noted.current.pushes }
+    var pullLimits: [Int] { noted.current.pulls }
+
+    func reset() { noted.withLock { $0 = ([], []) } }
+
+    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        if let body = request.httpBody, case .object(let object)? = try? JSONValue.parse(body) {
+            switch request.url?.path {
+            case "/sync/push": noted.withLock { $0.pushes.append(object["mutations"]?.arrayValue?.count ?? -1) }
+            case "/sync/pull": noted.withLock { $0.pulls.append(Int(object["limit"]?.integerValue ?? -1)) }
+            default: break
+            }
+        }
+        return try await real.send(request)
     }
 }

@@ -120,10 +120,11 @@ extension SyncEngine {
                     rejected += try await receive(last, schema: schema, applier: applier, isolation: &isolation, settlements: &settlements)
                 }
                 // The pull brings back at least what was pushed (protocol 2 sends a device its own
-                // writes): it starts at the size the batches grew to, which the server has just
-                // answered quickly, rather than at the configured one.
+                // writes): after batches that grew, it starts at their size, which the server has
+                // just answered quickly. Otherwise at the configured one, as any cycle's pull does.
                 if pullingAhead {
-                    pullAhead = try await askFirstPullPage(schema: schema, limit: max(SynchroConfig.clamped(config.pullPageSize), sizes.current))
+                    let grown = sizes.current > batchSize ? max(SynchroConfig.clamped(config.pullPageSize), sizes.current) : nil
+                    pullAhead = try await askFirstPullPage(schema: schema, limit: grown)
                 }
                 // The next round reads what is pending after this one's records (edited during
                 // their push, say): they are settled first, or a settlement would take a new
