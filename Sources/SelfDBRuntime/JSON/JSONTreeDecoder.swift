@@ -125,7 +125,8 @@ public struct JSONTreeDecoder: Decoder {
 
     /// The types ``decode(_:)`` reads its own way. Compared by identity, made once: naming
     /// `[String: JSONValue].self` in the comparison looked its generic metadata up again for
-    /// every value decoded (a twentieth of decoding a sync page).
+    /// every value decoded. (With the one-lookup optionals of the keyed container: 555 M → 546 M
+    /// instructions, callgrind, over a benchmark pull page and push answer.)
     private enum Special {
         static let jsonValue = ObjectIdentifier(JSONValue.self)
         static let jsonObject = ObjectIdentifier([String: JSONValue].self)

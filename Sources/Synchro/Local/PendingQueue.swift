@@ -82,7 +82,8 @@ enum PendingQueue {
     /// sync lock this client writes only records that are not in the batch (those settled,
     /// rejected or pulled: a pulled record with a pending change is skipped), so a row read
     /// ahead can change without a new seq only through a trigger that one of those writes
-    /// fires. Reading every row again was a third of marking a batch in flight.
+    /// fires. Reading every row again was most of marking a batch in flight (77 ms of client
+    /// CPU for a push of 10,000 records before, 11–16 ms after, in `perf`).
     static func prepare(
         _ keys: ArraySlice<(table: String, id: String)>,
         readAhead: [ReadAheadChange?],
