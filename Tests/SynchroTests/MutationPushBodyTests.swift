@@ -72,10 +72,10 @@ struct MutationPushBodyTests {
             mutations: sent.map { ProtocolTwoConversions.mutation($0.outgoing, id: $0.id, schema: schema) }
         )
         let expected = try JSONTreeEncoder.encode(request).serialized()
-        var writer = MutationPushBody(schema: schema)
+        let writer = MutationPushBody(schema: schema)
         let written = try writer.json(clientID: "client \"1\"", batchID: "batch", sent: sent)
         #expect(String(decoding: written, as: UTF8.self) == String(decoding: expected, as: UTF8.self))
-        // The same writer again (its column orders kept) and an empty batch.
+        // The same writer again (its column orders made once) and an empty batch.
         #expect(try writer.json(clientID: "client \"1\"", batchID: "batch", sent: sent) == expected)
         let empty = MutationPushRequest(clientId: "c", batchId: "b", schema: SchemaRef(version: schema.version, hash: schema.hash), mutations: [])
         #expect(try writer.json(clientID: "c", batchID: "b", sent: []) == JSONTreeEncoder.encode(empty).serialized())
@@ -102,7 +102,7 @@ struct MutationPushBodyTests {
 
     @Test func refusesANumberJSONCannotHold() throws {
         let schema = try #require(Self.schema)
-        var writer = MutationPushBody(schema: schema)
+        let writer = MutationPushBody(schema: schema)
         let change = Self.change("tasks", "n", .create, ["id": "n", "title": "t", "score": .number(.infinity)])
         #expect(throws: EncodingError.self) { try writer.json(clientID: "c", batchID: "b", sent: [(id: "m", outgoing: change)]) }
     }

@@ -14,14 +14,20 @@ struct MutationPushBody {
     private let schema: LocalSchema
     /// Per table: its columns in member order, with whether each may be sent as null in an
     /// update (``ProtocolTwoConversions/mutation(_:id:schema:)``).
-    private var columnOrders: [String: [(name: String, nullable: Bool)]] = [:]
+    private let columnOrders: [String: [(name: String, nullable: Bool)]]
 
     init(schema: LocalSchema) {
         self.schema = schema
+        columnOrders = Dictionary(
+            schema.tables.map { table in
+                (table.name, table.columns.map { (name: $0.name, nullable: $0.nullable) }.sorted { JSONValue.keyPrecedes($0.name, $1.name) })
+            },
+            uniquingKeysWith: { first, _ in first }
+        )
     }
 
     /// The body of a push of `sent` (each change with its mutation id).
-    mutating func json(clientID: String, batchID: String, sent: [(id: String, outgoing: OutgoingChange)]) throws -> Data {
+    func json(clientID: String, batchID: String, sent: [(id: String, outgoing: OutgoingChange)]) throws -> Data {
         var output: [UInt8] = []
         output.reserveCapacity(512 * sent.count + 256)
         output.append(contentsOf: #"{"batch_id":"#.utf8)
@@ -43,7 +49,7 @@ struct MutationPushBody {
 
     /// One mutation: `base_version`, `client_version`, `columns`, `mutation_id`, `op`, `pk`,
     /// `table`, in that (byte) order.
-    private mutating func write(_ change: PushChange, id: String, into output: inout [UInt8]) throws {
+    private func write(_ change: PushChange, id: String, into output: inout [UInt8]) throws {
         let operation = ProtocolTwoConversions.operation(of: change)
         output.append(UInt8(ascii: "{"))
         var first = true
@@ -79,8 +85,8 @@ struct MutationPushBody {
     }
 
     /// A row's columns, as ``ProtocolTwoConversions/mutation(_:id:schema:)`` keeps them.
-    private mutating func writeColumns(_ data: [String: JSONValue], of table: String, operation: MutationOperation, into output: inout [UInt8]) throws {
-        let order = columnOrder(of: table)
+    private func writeColumns(_ data: [String: JSONValue], of table: String, operation: MutationOperation, into output: inout [UInt8]) throws {
+        let order = columnOrders[table] ?? []
         var written: [(name: String, value: JSONValue)] = []
         written.reserveCapacity(data.count)
         var found = 0
@@ -107,12 +113,4 @@ struct MutationPushBody {
         output.append(UInt8(ascii: "}"))
     }
 
-    private mutating func columnOrder(of table: String) -> [(name: String, nullable: Bool)] {
-        if let known = columnOrders[table] { return known }
-        let order = (schema.table(table)?.columns ?? [])
-            .map { (name: $0.name, nullable: $0.nullable) }
-            .sorted { JSONValue.keyPrecedes($0.name, $1.name) }
-        columnOrders[table] = order
-        return order
-    }
 }

@@ -532,7 +532,7 @@ extension SyncEngine {
     func pushBatchV2(_ outgoing: [OutgoingChange], schema: LocalSchema) async throws -> PushResponse {
         let sent = outgoing.map { (id: RejectedMutations.mutationID(of: $0.pending), outgoing: $0) }
         // `POST /sync/push` as ``SynchroV2API/Sync/push(_:)`` sends it, its body written directly.
-        var writer = MutationPushBody(schema: schema)
+        let writer = MutationPushBody(schema: schema)
         let body: Data
         do {
             body = try writer.json(clientID: config.clientID, batchID: UUID().uuidString.lowercased(), sent: sent)
