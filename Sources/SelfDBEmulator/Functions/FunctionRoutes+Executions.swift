@@ -126,13 +126,14 @@ extension FunctionRoutes {
         _ = try await AdminOnly.functions.require(request, services)
         let page = try PageQuery.read(request, defaultLimit: 20, maximumLimit: 100)
         let (items, total) = try await services.database.pool.read { db in
-            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM _selfdb_function_executions WHERE function_id = ?", arguments: [function.id]) ?? 0
-            let rows = try Row.fetchAll(
-                db,
-                sql: "SELECT * FROM _selfdb_function_executions WHERE function_id = ? ORDER BY started_at DESC, rowid DESC LIMIT ? OFFSET ?",
-                arguments: [function.id, page.limit, page.offset]
+            try page.items(
+                of: "_selfdb_function_executions",
+                filter: "WHERE function_id = ?",
+                arguments: [function.id],
+                order: "ORDER BY started_at DESC, rowid DESC",
+                in: db,
+                executionJSON
             )
-            return (rows.map(executionJSON), total)
         }
         return .json(page.envelope("executions", items: items, total: total))
     }
@@ -144,16 +145,10 @@ extension FunctionRoutes {
         _ = try await AdminOnly.functions.require(request, services)
         let page = try PageQuery.read(request, defaultLimit: 100, maximumLimit: 500)
         let level = request.query["level"].flatMap { $0.isEmpty ? nil : $0 }
-        let filter = level == nil ? "" : "AND log_level = ?"
+        let filter = level == nil ? "WHERE function_id = ?" : "WHERE function_id = ? AND log_level = ?"
         let arguments: StatementArguments = level.map { [function.id, $0] } ?? [function.id]
         let (items, total) = try await services.database.pool.read { db in
-            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM _selfdb_function_logs WHERE function_id = ? \(filter)", arguments: arguments) ?? 0
-            let rows = try Row.fetchAll(
-                db,
-                sql: "SELECT * FROM _selfdb_function_logs WHERE function_id = ? \(filter) ORDER BY timestamp DESC, rowid DESC LIMIT ? OFFSET ?",
-                arguments: arguments + [page.limit, page.offset]
-            )
-            let items = rows.map { row -> JSONValue in
+            try page.items(of: "_selfdb_function_logs", filter: filter, arguments: arguments, order: "ORDER BY timestamp DESC, rowid DESC", in: db) { row in
                 .object(
                     JSONObject([
                         ("id", .string(row["id"])), ("execution_id", .string(row["execution_id"])), ("function_id", .string(row["function_id"])),
@@ -161,7 +156,6 @@ extension FunctionRoutes {
                     ])
                 )
             }
-            return (items, total)
         }
         return .json(page.envelope("logs", items: items, total: total))
     }

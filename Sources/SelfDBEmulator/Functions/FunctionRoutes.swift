@@ -68,13 +68,7 @@ enum FunctionRoutes {
         let direction = descending ? "DESC" : "ASC"
         let order = "ORDER BY \(SQLIdentifier.quote(sortBy)) IS NULL, \(SQLIdentifier.quote(sortBy)) \(direction), rowid \(direction)"
         let (items, total) = try await services.database.pool.read { db in
-            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM _selfdb_functions \(clause)", arguments: arguments) ?? 0
-            let rows = try Row.fetchAll(
-                db,
-                sql: "SELECT * FROM _selfdb_functions \(clause) \(order) LIMIT ? OFFSET ?",
-                arguments: arguments + [page.limit, page.offset]
-            )
-            return (rows.map { FunctionRecord(row: $0).json }, total)
+            try page.items(of: "_selfdb_functions", filter: clause, arguments: arguments, order: order, in: db) { FunctionRecord(row: $0).json }
         }
         return .json(page.envelope("functions", items: items, total: total))
     }

@@ -1,4 +1,5 @@
 import EmulatorSupport
+import GRDB
 
 /// The `require_admin` dependency each of SelfDB's admin routers declares, with its own words:
 /// 401 without a user, 400 for an inactive one, 403 with the router's detail for anyone who
@@ -41,6 +42,21 @@ struct PageQuery: Sendable {
             limit: query.int("limit", default: defaultLimit, minimum: 1, maximum: maximumLimit),
             offset: query.int("offset", default: 0, minimum: 0)
         )
+    }
+
+    /// This page of `table`'s rows that `filter` keeps (a `WHERE` clause, or nothing), in
+    /// `order`, each made into JSON by `item`; and how many rows `filter` keeps in all.
+    func items(
+        of table: String,
+        filter: String = "",
+        arguments: StatementArguments = [],
+        order: String,
+        in db: Database,
+        _ item: (Row) -> JSONValue
+    ) throws -> (items: [JSONValue], total: Int) {
+        let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table) \(filter)", arguments: arguments) ?? 0
+        let rows = try Row.fetchAll(db, sql: "SELECT * FROM \(table) \(filter) \(order) LIMIT ? OFFSET ?", arguments: arguments + [limit, offset])
+        return (rows.map(item), total)
     }
 
     /// The `{…, total, limit, offset}` envelope SelfDB wraps every admin page in.

@@ -30,13 +30,7 @@ enum WebhookRoutes {
         _ = try await AdminOnly.webhooks.require(request, services)
         let page = try PageQuery.read(request, defaultLimit: 20, maximumLimit: 100)
         let (items, total) = try await services.database.pool.read { db in
-            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM _selfdb_webhooks") ?? 0
-            let rows = try Row.fetchAll(
-                db,
-                sql: "SELECT * FROM _selfdb_webhooks ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?",
-                arguments: [page.limit, page.offset]
-            )
-            return (rows.map { WebhookRecord(row: $0).json }, total)
+            try page.items(of: "_selfdb_webhooks", order: "ORDER BY created_at DESC, rowid DESC", in: db) { WebhookRecord(row: $0).json }
         }
         return .json(page.envelope("webhooks", items: items, total: total))
     }
@@ -150,13 +144,9 @@ enum WebhookRoutes {
         let webhook = try await load(request, services, declarations: 2, then: query.issues)
         try query.validate()
         let (items, total) = try await services.database.pool.read { db in
-            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM _selfdb_webhook_deliveries WHERE webhook_id = ?", arguments: [webhook.id]) ?? 0
-            let rows = try Row.fetchAll(
-                db,
-                sql: "SELECT * FROM _selfdb_webhook_deliveries WHERE webhook_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?",
-                arguments: [webhook.id, page.limit, page.offset]
-            )
-            return (rows.map { WebhookDeliveryRecord(row: $0).json }, total)
+            try page.items(of: "_selfdb_webhook_deliveries", filter: "WHERE webhook_id = ?", arguments: [webhook.id], order: "ORDER BY created_at DESC, rowid DESC", in: db) {
+                WebhookDeliveryRecord(row: $0).json
+            }
         }
         return .json(page.envelope("deliveries", items: items, total: total))
     }
