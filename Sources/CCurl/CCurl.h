@@ -11,6 +11,10 @@ typedef size_t (*ccurl_data_callback)(char *data, size_t size, size_t count, voi
 typedef int (*ccurl_progress_callback)(void *context, curl_off_t download_total, curl_off_t downloaded,
                                        curl_off_t upload_total, curl_off_t uploaded);
 
+/// A pre-request callback (`CURLOPT_PREREQFUNCTION`, libcurl 7.80 and later): called before
+/// each time the request goes out on a connection, `CURL_PREREQFUNC_ABORT` stops the transfer.
+typedef int (*ccurl_prereq_callback)(void *context, char *primary_ip, char *local_ip, int primary_port, int local_port);
+
 static inline CURLcode ccurl_setopt_long(CURL *handle, CURLoption option, long value) {
     return curl_easy_setopt(handle, option, value);
 }
@@ -29,6 +33,19 @@ static inline CURLcode ccurl_setopt_data_callback(CURL *handle, CURLoption optio
 
 static inline CURLcode ccurl_setopt_progress_callback(CURL *handle, ccurl_progress_callback callback) {
     return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, callback);
+}
+
+/// Sets the pre-request callback and its context; `CURLE_UNKNOWN_OPTION` where libcurl (at
+/// build time or at run time) is older than 7.80.
+static inline CURLcode ccurl_setopt_prereq_callback(CURL *handle, ccurl_prereq_callback callback, void *context) {
+#if LIBCURL_VERSION_NUM >= 0x075000
+    CURLcode code = curl_easy_setopt(handle, CURLOPT_PREREQFUNCTION, callback);
+    if (code != CURLE_OK) return code;
+    return curl_easy_setopt(handle, CURLOPT_PREREQDATA, context);
+#else
+    (void)handle; (void)callback; (void)context;
+    return CURLE_UNKNOWN_OPTION;
+#endif
 }
 
 static inline CURLcode ccurl_getinfo_long(CURL *handle, CURLINFO info, long *value) {

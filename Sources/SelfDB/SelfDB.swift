@@ -45,7 +45,8 @@ public final class SelfDB: Sendable {
     ///   - transport: how requests are sent (by default `URLSession` on Apple platforms and
     ///     `CurlTransport` on Linux; inject one for tests).
     ///   - tokenStore: where the session lives (memory by default; `FileTokenStore` persists it).
-    ///   - retryPolicy: retries of idempotent requests on 429, 503 and connection failures.
+    ///   - retryPolicy: retries of idempotent requests on 429, 503 and connection failures, and
+    ///     of any request that could not reach the server.
     ///   - realtime: the realtime socket's serializer, heartbeat, backoff and WebSocket.
     ///   - logger: where the client and the realtime socket report what they do (requests at
     ///     debug, retries and refreshes at info, failures at error; connects, joins and

@@ -68,6 +68,23 @@ struct CurlTransportTests {
         }
     }
 
+    /// Each transfer blocks a thread while it waits: twelve waiting at once must all be on the
+    /// wire together (the emulator holds every answer until twelve are being answered), not
+    /// queued behind as many threads as there are cores.
+    @Test func manyTransfersWaitForTheirAnswersAtOnce() async throws {
+        let emulator = try await SelfDBEmulator.start(.init(apiKey: ClientFixture.apiKey, port: 0, passwordHashIterations: 1_000))
+        emulator.holdAnswers(method: "GET", path: "/system/status", untilAtOnce: 12, timeout: .seconds(4))
+        let transport = CurlTransport()
+        let url = emulator.baseURL
+        let statuses = await withTaskGroup(of: Int?.self) { group in
+            for _ in 0..<12 { group.addTask { try? await transport.send(Self.request(url, "system/status")).1.statusCode } }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(statuses == Array(repeating: 200, count: 12))
+        #expect(emulator.mostRequestsAtOnce(method: "GET", path: "/system/status") == 12)
+        await emulator.stop()
+    }
+
     @Test func aClosedPortIsCannotConnect() async throws {
         // A port that was just free: bound, then closed.
         let url = try #require(URL(string: "http://127.0.0.1:\(try Self.closedPort())"))

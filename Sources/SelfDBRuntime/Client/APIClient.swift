@@ -181,13 +181,25 @@ public final class APIClient: Sendable {
                     logger.debug("\(name) cancelled")
                     throw CancellationError()
                 }
-                if request.isIdempotent, attempt < configuration.retryPolicy.maxAttempts {
+                // Sent again only when that cannot apply it twice: it never reached the server,
+                // or it is idempotent. Otherwise the caller learns that the outcome is unknown
+                // and settles it (the cache and Synchro look before they send again).
+                let delivery = RequestDelivery(of: error)
+                if delivery == .notSent || request.isIdempotent, attempt < configuration.retryPolicy.maxAttempts {
                     let delay = configuration.retryPolicy.delay(afterAttempt: attempt, retryAfter: nil)
                     logger.info("retrying \(name) in \(RequestLog.seconds(delay)) after a connection failure (attempt \(attempt + 1) of \(configuration.retryPolicy.maxAttempts))")
                     try await Task.sleep(for: .seconds(delay))
                     continue
                 }
-                logger.error("\(name) failed: the server could not be reached (\(RequestLog.describe(error)))", metadata: RequestLog.metadata(request))
+                switch delivery {
+                case .notSent:
+                    logger.error("\(name) failed: the server could not be reached (\(RequestLog.describe(error)))", metadata: RequestLog.metadata(request))
+                case .unknown:
+                    logger.error(
+                        "\(name) failed: the connection failed after the request was sent; the server may have applied it (\(RequestLog.describe(error)))",
+                        metadata: RequestLog.metadata(request)
+                    )
+                }
                 throw SelfDBError.connectionError(error)
             }
             let status = response.statusCode

@@ -13,6 +13,16 @@ public protocol HTTPTransport: Sendable {
 }
 
 /// `URLSession`, on Apple platforms and on Linux (FoundationNetworking).
+///
+/// On Apple platforms URLSession sends a request again by itself only when it is idempotent,
+/// and reports `URLError(.networkConnectionLost)` for any other whose connection failed
+/// (Technical Q&A QA1941). On Linux, FoundationNetworking runs libcurl, which sends any request
+/// again on a new connection when a kept-alive one died before the answer began, and
+/// FoundationNetworking then stalls until the request's timeout without writing it (measured:
+/// 60 s, then `URLError(.timedOut)`). So on Linux every request asks for a connection of its
+/// own (`Connection: close`): libcurl never resends on a new connection, a failure is reported
+/// at once, and each request costs a connection. ``CurlTransport``, the default on Linux, keeps
+/// connections alive and needs none of this.
 public struct URLSessionTransport: HTTPTransport {
     private let session: URLSession
 
@@ -23,6 +33,10 @@ public struct URLSessionTransport: HTTPTransport {
     }
 
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        #if canImport(FoundationNetworking)
+        var request = request
+        request.setValue("close", forHTTPHeaderField: "Connection")
+        #endif
         let (data, response) = try await session.data(for: request)
         guard let http = response as? HTTPURLResponse else {
             throw URLError(.badServerResponse)

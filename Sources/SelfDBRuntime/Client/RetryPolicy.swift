@@ -2,8 +2,11 @@ import Foundation
 
 /// When and how long to wait before sending a request again.
 ///
-/// Only idempotent requests are retried (GET, PUT, DELETE, HEAD, and endpoints the spec marks
-/// `idempotent: true`): a POST that may have reached the server is never sent twice.
+/// A request that failed without reaching the server (``RequestDelivery/notSent``: refused,
+/// unreachable, offline) is sent again whatever its method. Otherwise only idempotent requests
+/// are retried (GET, PUT, DELETE, HEAD, and endpoints the spec marks `idempotent: true`): a POST
+/// that may have reached the server is never sent twice, and its error says the outcome is
+/// unknown (``SelfDBError/outcomeIsUnknown``).
 public struct RetryPolicy: Sendable {
     /// Attempts in all, the first included (1 = never retry).
     public var maxAttempts: Int
@@ -27,7 +30,7 @@ public struct RetryPolicy: Sendable {
 
     /// The wait before attempt `attempt + 1`: the server's `Retry-After` when given, else
     /// exponential backoff with up to 50 % jitter so that clients do not retry in lockstep.
-    func delay(afterAttempt attempt: Int, retryAfter: TimeInterval?) -> TimeInterval {
+    package func delay(afterAttempt attempt: Int, retryAfter: TimeInterval?) -> TimeInterval {
         if let retryAfter { return min(max(0, retryAfter), maxDelay) }
         let backoff = baseDelay * pow(2, Double(max(0, attempt - 1)))
         return min(backoff * (1 + Double.random(in: 0...0.5)), maxDelay)

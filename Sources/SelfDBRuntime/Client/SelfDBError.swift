@@ -5,7 +5,9 @@ import Foundation
 /// The cases of the SDK design note come first; match them without their payload
 /// (`catch SelfDBError.notFound`) where the text does not matter.
 public enum SelfDBError: Error, Sendable, CustomStringConvertible {
-    /// The server could not be reached (DNS, refused, timed out, TLS...).
+    /// No answer came: the server could not be reached (DNS, refused, TLS...), or the
+    /// connection failed after the request was sent (lost, reset, timed out, a cut answer).
+    /// ``delivery`` tells which: whether the server may have applied the request.
     case connectionError(any Error)
     /// The server answered 400: a malformed request.
     case badRequest(String)
@@ -72,9 +74,30 @@ public enum SelfDBError: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// For a ``connectionError(_:)``, whether the request may have reached the server
+    /// (``RequestDelivery/unknown``) or certainly did not (``RequestDelivery/notSent``); nil
+    /// for every other case, where the server answered or nothing was sent.
+    public var delivery: RequestDelivery? {
+        guard case .connectionError(let error) = self else { return nil }
+        return RequestDelivery(of: error)
+    }
+
+    /// Whether the server may have applied the request although its answer says nothing of
+    /// it: a connection failure after the request may have been written, or a gateway's 502 or
+    /// 504 (the server behind it may have taken the request). A write that failed this way is
+    /// settled by looking before it is sent again.
+    public var outcomeIsUnknown: Bool {
+        switch self {
+        case .connectionError: delivery == .unknown
+        case .unexpectedStatus(let status, _): status == 502 || status == 504
+        default: false
+        }
+    }
+
     /// What went wrong, with the server's `detail` text where there is one; for logs and alerts.
     public var description: String {
         switch self {
+        case .connectionError(let error) where delivery == .unknown: "connection error after the request was sent (the outcome is unknown): \(error)"
         case .connectionError(let error): "connection error: \(error)"
         case .invalidArgument(let text): "invalid argument: \(text)"
         case .invalidResponse(let text): "invalid response: \(text)"

@@ -11,6 +11,18 @@ enum CurlErrors {
         return URLError(kind(of: code), userInfo: info)
     }
 
+    /// Whether a transfer that failed with `code` may have delivered its request: not when the
+    /// connection was never made, nor when no byte of the request was written.
+    static func delivery(of code: CURLcode, requestBytesWritten: Int) -> RequestDelivery {
+        switch code {
+        case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY, CURLE_COULDNT_CONNECT, CURLE_SSL_CONNECT_ERROR,
+            CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE, CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL, CURLE_FAILED_INIT:
+            .notSent
+        default:
+            requestBytesWritten == 0 ? .notSent : .unknown
+        }
+    }
+
     static func kind(of code: CURLcode) -> URLError.Code {
         switch code {
         case CURLE_COULDNT_CONNECT: .cannotConnectToHost

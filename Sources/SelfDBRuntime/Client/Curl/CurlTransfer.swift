@@ -15,8 +15,37 @@ struct CurlTransfer {
         var body = Data()
         var headerLines: [String] = []
         let cancellation: CurlCancellation
+        /// Whether libcurl may send the request again by itself (see ``refusesResend()``).
+        let mayResend: Bool
+        /// How many times the request went out.
+        var sends = 0
+        /// Whether an answer's status line arrived since the request last went out.
+        var answeredSinceSend = false
+        /// Whether a resend was refused: the request went out once and may have landed.
+        var refusedResend = false
 
-        init(cancellation: CurlCancellation) { self.cancellation = cancellation }
+        init(cancellation: CurlCancellation, mayResend: Bool) {
+            self.cancellation = cancellation
+            self.mayResend = mayResend
+        }
+
+        /// Called before the request goes out on a connection. libcurl sends a request again on
+        /// a new connection when a reused one died before any byte of the answer came back,
+        /// whatever its method (`Curl_retry_request`): for a POST whose answer was lost after
+        /// the server committed, that applies it twice, and the caller never hears of it. A
+        /// second send without an answer in between (a redirect's is one) is refused unless the
+        /// method is safe; the transfer then fails as a lost connection whose outcome is unknown,
+        /// which is what URLSession reports for a non-idempotent request (QA1941), and the
+        /// client decides what to do.
+        func refusesResend() -> Bool {
+            if sends > 0, !answeredSinceSend, !mayResend {
+                refusedResend = true
+                return true
+            }
+            sends += 1
+            answeredSinceSend = false
+            return false
+        }
     }
 
     func run() throws -> (Data, HTTPURLResponse) {
@@ -28,7 +57,7 @@ struct CurlTransfer {
         }
         // A handle is fresh or was reset when its last transfer ended (`CurlTransport.perform`).
         let raw = handle.raw
-        let received = Received(cancellation: cancellation)
+        let received = Received(cancellation: cancellation, mayResend: Self.isSafe(request.httpMethod))
         let context = Unmanaged.passRetained(received)
         defer { context.release() }
         var headers: UnsafeMutablePointer<curl_slist>?
@@ -51,15 +80,39 @@ struct CurlTransfer {
             // Every encoding libcurl can decode, decoded as URLSession does.
             try set(CURLOPT_ACCEPT_ENCODING, text: "")
             try setTimeout(request.timeoutInterval)
-            try setCallbacks(context: context.toOpaque())
+            try setCallbacks(context: context.toOpaque(), received: received)
             return try withMethodAndBody { curl_easy_perform(raw) }
         }
         guard code == CURLE_OK else {
-            if cancellation.isCancelled { throw URLError(.cancelled) }
+            let delivery = received.refusedResend ? .unknown : CurlErrors.delivery(of: code, requestBytesWritten: requestBytesWritten())
+            if cancellation.isCancelled { throw URLError(.cancelled).recording(delivery) }
+            if received.refusedResend {
+                throw URLError(
+                    .networkConnectionLost,
+                    userInfo: [
+                        NSLocalizedDescriptionKey: "the connection was lost after the request was sent, before any answer came back",
+                        NSURLErrorFailingURLErrorKey: url,
+                    ]
+                ).recording(.unknown)
+            }
             let detail = String(decoding: errorText.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            throw CurlErrors.urlError(code, detail: detail, url: url)
+            throw CurlErrors.urlError(code, detail: detail, url: url).recording(delivery)
         }
         return (received.body, try response(to: url, headerLines: received.headerLines))
+    }
+
+    /// Whether libcurl may send a request of `method` twice by itself: only a safe method, whose
+    /// second send changes nothing on the server (RFC 9110 §9.2.1).
+    static func isSafe(_ method: String?) -> Bool {
+        ["GET", "HEAD", "OPTIONS"].contains((method ?? "GET").uppercased())
+    }
+
+    /// The bytes of the request written to the connection so far: none means the server cannot
+    /// have it.
+    private func requestBytesWritten() -> Int {
+        var size = 0
+        _ = ccurl_getinfo_long(handle.raw, CURLINFO_REQUEST_SIZE, &size)
+        return size
     }
 
     /// Sets the method and the body, then runs `perform` while the body's bytes are valid.
@@ -97,7 +150,7 @@ struct CurlTransfer {
         try set(CURLOPT_LOW_SPEED_TIME, max(1, Int(interval.rounded(.up))))
     }
 
-    private func setCallbacks(context: UnsafeMutableRawPointer) throws {
+    private func setCallbacks(context: UnsafeMutableRawPointer, received: Received) throws {
         let raw = handle.raw
         try check(
             ccurl_setopt_data_callback(raw, CURLOPT_WRITEFUNCTION) { data, size, count, context in
@@ -115,13 +168,27 @@ struct CurlTransfer {
                 let received = Unmanaged<Received>.fromOpaque(context).takeUnretainedValue()
                 let length = size * count
                 if let data, length > 0 {
-                    let bytes = UnsafeRawBufferPointer(start: data, count: length)
-                    received.headerLines.append(String(decoding: bytes, as: UTF8.self))
+                    let line = String(decoding: UnsafeRawBufferPointer(start: data, count: length), as: UTF8.self)
+                    if line.hasPrefix("HTTP/") { received.answeredSinceSend = true }
+                    received.headerLines.append(line)
                 }
                 return length
             }
         )
         try set(CURLOPT_HEADERDATA, pointer: context)
+        let prereq = ccurl_setopt_prereq_callback(
+            raw,
+            { context, _, _, _, _ in
+                guard let context else { return CURL_PREREQFUNC_OK }
+                return Unmanaged<Received>.fromOpaque(context).takeUnretainedValue().refusesResend() ? CURL_PREREQFUNC_ABORT : CURL_PREREQFUNC_OK
+            },
+            context
+        )
+        if prereq != CURLE_OK, !received.mayResend {
+            // libcurl before 7.80 has no pre-request callback: a connection of its own, which
+            // libcurl never retries (it resends only on a reused one), at one round trip more.
+            try set(CURLOPT_FRESH_CONNECT, 1)
+        }
         try check(
             ccurl_setopt_progress_callback(raw) { context, _, _, _, _ in
                 guard let context else { return 0 }

@@ -19,14 +19,21 @@ import FoundationNetworking
 /// request's headers and body, redirects followed, compressed bodies decoded, the request's
 /// `timeoutInterval` as the longest wait for the connection or for the next byte, transport
 /// failures thrown as `URLError` with the codes `URLSession` uses, and cancellation of the
-/// calling task as `URLError(.cancelled)`. Connections are kept alive between requests: each
-/// idle easy handle keeps its own. A request body given as a stream is not supported (the
+/// calling task as `URLError(.cancelled)`, at once. Connections are kept alive between
+/// requests: each idle easy handle keeps its own.
+///
+/// A request goes out once. libcurl sends a request again by itself when a kept-alive
+/// connection dies before any byte of the answer comes back, whatever the method; here only a
+/// safe one (GET, HEAD, OPTIONS) may be, and any other fails with
+/// `URLError(.networkConnectionLost)`, as URLSession fails a non-idempotent request. Every
+/// failure records under ``RequestDelivery/userInfoKey`` whether the request may have reached
+/// the server (``RequestDelivery/unknown``) or certainly did not
+/// (``RequestDelivery/notSent``: no connection, or no byte of it written), so the client can
+/// decide what may be sent again. A request body given as a stream is not supported (the
 /// clients never send one): it fails with `URLError(.unsupportedURL)`.
 public final class CurlTransport: HTTPTransport {
     /// Handles between transfers, with their open connections.
     private let idle = Locked<[CurlHandle]>([])
-    /// Transfers block their thread in `poll`: a queue of their own, not the cooperative pool.
-    private let queue = DispatchQueue(label: "selfdb.curl-transport", qos: .userInitiated, attributes: .concurrent)
 
     /// How many idle handles (and their connections) are kept for later requests.
     static let idleHandleLimit = 8
@@ -38,10 +45,12 @@ public final class CurlTransport: HTTPTransport {
 
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         let cancellation = CurlCancellation()
+        let handle = try idle.withLock { $0.popLast() } ?? CurlHandle()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                queue.async {
-                    continuation.resume(with: Result { try self.perform(request, cancellation: cancellation) })
+                cancellation.await(continuation)
+                handle.queue.async {
+                    cancellation.finish(with: Result { try self.perform(request, on: handle, cancellation: cancellation) })
                 }
             }
         } onCancel: {
@@ -49,9 +58,7 @@ public final class CurlTransport: HTTPTransport {
         }
     }
 
-    private func perform(_ request: URLRequest, cancellation: CurlCancellation) throws -> (Data, HTTPURLResponse) {
-        if cancellation.isCancelled { throw URLError(.cancelled) }
-        let handle = try idle.withLock { $0.popLast() } ?? CurlHandle()
+    private func perform(_ request: URLRequest, on handle: CurlHandle, cancellation: CurlCancellation) throws -> (Data, HTTPURLResponse) {
         defer {
             // Drops every option, so the handle keeps no pointer into this transfer's buffers
             // (its header list, body and error text); its connections stay open.
@@ -60,25 +67,66 @@ public final class CurlTransport: HTTPTransport {
                 if handles.count < Self.idleHandleLimit { handles.append(handle) }
             }
         }
+        if cancellation.isCancelled { throw URLError(.cancelled).recording(.notSent) }
         return try CurlTransfer(request: request, handle: handle, cancellation: cancellation).run()
     }
 }
 
-/// Whether the task waiting for a transfer was cancelled: read by curl's progress callback,
-/// which then aborts the transfer.
+/// The task waiting for a transfer, and whether it was cancelled.
+///
+/// A cancelled task is answered at once with `URLError(.cancelled)`: the transfer itself
+/// stops when curl next calls its progress callback (up to a second later while it waits for
+/// the server), on its own thread, and whatever it received then is dropped. So a cancelled
+/// call returns promptly and nothing of its late answer reaches the caller.
 final class CurlCancellation: Sendable {
-    private let flag = Locked(false)
+    typealias Waiter = CheckedContinuation<(Data, HTTPURLResponse), any Error>
 
-    func cancel() { flag.withLock { $0 = true } }
+    private let state = Locked<(cancelled: Bool, waiter: Waiter?)>((false, nil))
 
-    var isCancelled: Bool { flag.current }
+    /// Keeps `waiter` until the transfer ends or the task is cancelled (at once if it was).
+    func await(_ waiter: Waiter) {
+        let cancelled = state.withLock { state in
+            if !state.cancelled { state.waiter = waiter }
+            return state.cancelled
+        }
+        if cancelled { waiter.resume(throwing: Self.cancellationError) }
+    }
+
+    /// Hands the transfer's result to the waiter, unless it was answered already.
+    func finish(with result: Result<(Data, HTTPURLResponse), any Error>) {
+        take()?.resume(with: result)
+    }
+
+    func cancel() {
+        state.withLock { $0.cancelled = true }
+        take()?.resume(throwing: Self.cancellationError)
+    }
+
+    var isCancelled: Bool { state.current.cancelled }
+
+    private func take() -> Waiter? {
+        state.withLock { state in
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+    }
+
+    /// A cancelled request may have been written already.
+    private static let cancellationError = URLError(.cancelled).recording(.unknown)
 }
 
-/// One libcurl easy handle. Reset after each transfer, which keeps its connection cache.
+/// One libcurl easy handle, and the queue its transfers run on. Reset after each transfer,
+/// which keeps its connection cache.
 final class CurlHandle: @unchecked Sendable {
     // Unchecked: the handle is used by one transfer at a time, taken from and returned to
     // `CurlTransport.idle` under its lock.
     let raw: UnsafeMutableRawPointer
+    /// A transfer blocks its thread in `poll` until the server answers: a serial queue of the
+    /// handle's own, which libdispatch runs on an overcommit thread (a new one whenever the
+    /// others are busy). On a concurrent queue, libdispatch on Linux would run about as many
+    /// transfers at once as there are cores, and add a thread for a blocked one only once a
+    /// second: with two transfers waiting on slow answers, a third waited for seconds.
+    let queue = DispatchQueue(label: "selfdb.curl-transfer", qos: .userInitiated)
 
     init() throws {
         guard let raw = curl_easy_init() else {
