@@ -33,6 +33,12 @@ struct EmulatorResponder: HTTPResponder {
             // Every route answers HEAD with 405, whose JSON body a HEAD answer must not carry.
             response.body = .init()
         }
+        // Hummingbird closes the connection after answering a request that asked for it, but
+        // says nothing; uvicorn (SelfDB's server) says so, as RFC 9112 §9.6 asks, and libcurl
+        // reads only the answer's header to stop reusing the connection.
+        if request.headers[.connection]?.lowercased().contains("close") == true {
+            response.headers[.connection] = "close"
+        }
         let record = RecordedRequest(method: method, path: path, query: request.uri.query, status: response.status.code)
         services.controls.record(record)
         services.configuration.requestHandler?(record, ContinuousClock.now - started)
