@@ -19,6 +19,8 @@ let package = Package(
         .library(name: "SelfDBCache", targets: ["SelfDBCache"]),
         .library(name: "Synchro", targets: ["Synchro"]),
         .library(name: "CachedData", targets: ["CachedData"]),
+        // Test helpers for apps: a fault-injecting HTTP proxy for loopback tests.
+        .library(name: "SelfDBTesting", targets: ["SelfDBTesting"]),
         // A product of its own so that only apps that use swift-dependencies build it.
         .library(name: "CachedDataDependencies", targets: ["CachedDataDependencies"]),
         .executable(name: "selfdb-codegen", targets: ["selfdb-codegen"]),
@@ -249,12 +251,28 @@ let package = Package(
             plugins: ["SelfDBCodegenPlugin"]
         ),
 
+        // MARK: Test helpers for apps
+        // The fault proxy: an HTTP/1.1 proxy on loopback that loses, cuts, resets, holds or
+        // refuses what a misbehaving network would. Foundation and POSIX sockets only.
+        .target(
+            name: "SelfDBTesting",
+            dependencies: ["SelfDBRuntime"]
+        ),
+
         // MARK: Tests
-        // What several test targets share: a seedable generator, the helper-process locator.
+        // What several test targets share: the helper-process locator, the log capture, polling;
+        // it re-exports SelfDBTesting (the fault proxy, the seedable generator).
         .target(
             name: "SelfDBTestSupport",
-            dependencies: ["SelfDBRuntime", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["SelfDBRuntime", "SelfDBTesting", .product(name: "Logging", package: "swift-log")],
             path: "Tests/SelfDBTestSupport"
+        ),
+        // A server (the emulator, or a real SelfDB named by SELFDB_REAL_URL) behind the fault
+        // proxy, with clients through it and straight to it: the flaky-network tests' world.
+        .target(
+            name: "FlakyServerSupport",
+            dependencies: ["SelfDB", "SelfDBEmulator", "SelfDBTestSupport"],
+            path: "Tests/FlakyServerSupport"
         ),
         .testTarget(
             name: "SelfDBSpecTests",
@@ -289,7 +307,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SelfDBClientTests",
-            dependencies: ["SelfDB", "SelfDBEmulator", "SelfDBTestSupport", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["SelfDB", "SelfDBEmulator", "SelfDBTestSupport", "FlakyServerSupport", .product(name: "Logging", package: "swift-log")],
             plugins: ["SelfDBCodegenPlugin"]
         ),
         .testTarget(
@@ -315,7 +333,10 @@ let package = Package(
         ),
         .testTarget(
             name: "SelfDBCacheTests",
-            dependencies: ["SelfDBCache", "SelfDB", "SelfDBEmulator", "SelfDBStore", "selfdb-cache-crash-helper", "SelfDBTestSupport", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "SelfDBCache", "SelfDB", "SelfDBEmulator", "SelfDBStore", "selfdb-cache-crash-helper", "SelfDBTestSupport", "FlakyServerSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             plugins: ["SelfDBCodegenPlugin"]
         ),
         .testTarget(

@@ -20,7 +20,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-modules=(SelfDB SelfDBRuntime SelfDBRealtime SelfDBCache SelfDBStore CRDTSQLite Synchro CachedData CachedDataDependencies)
+modules=(SelfDB SelfDBRuntime SelfDBRealtime SelfDBCache SelfDBStore CRDTSQLite Synchro CachedData CachedDataDependencies SelfDBTesting)
 output="${1:-.build/docs}"
 hosting_base="${DOCS_HOSTING_BASE_PATH:-selfdb-swift}"
 read -r -a build_flags <<< "${SWIFT_BUILD_FLAGS:-}"
@@ -37,11 +37,11 @@ fi
 graphs=".build/docs-symbol-graphs"
 started=$SECONDS
 
-# These three targets depend on every documented module. Each `swift build` with another
+# These four targets depend on every documented module. Each `swift build` with another
 # target list re-plans the build (seconds each), so Scripts/test.sh, whose test build has just
 # compiled every module, skips this with DOCS_SKIP_BUILD=1.
 if [ -z "${DOCS_SKIP_BUILD:-}" ]; then
-    for target in CachedDataDependencies Synchro CRDTSQLite; do
+    for target in CachedDataDependencies Synchro CRDTSQLite SelfDBTesting; do
         # (An empty array expands under `set -u` only this way in bash 3.2, macOS's.)
         swift build ${build_flags[@]+"${build_flags[@]}"} --target "$target" > /dev/null
     done

@@ -1,10 +1,13 @@
-/// SplitMix64: a tiny, fast, seedable generator, so every randomised test (mutated specs,
-/// CRDT and sync histories) can be replayed from its seed alone, on any platform.
+/// SplitMix64: a tiny, fast, seedable generator, so every randomised test (a fault proxy's
+/// probabilities, mutated specs, CRDT and sync histories) can be replayed from its seed alone,
+/// on any platform.
 public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
+    /// A generator whose sequence `seed` fixes.
     public init(seed: UInt64) { state = seed }
 
+    /// The next 64 random bits.
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
