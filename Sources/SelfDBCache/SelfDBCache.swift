@@ -35,7 +35,9 @@ public final class SelfDBCache: Sendable {
     public init(selfdb: SelfDB, path: String, logger: Logger = .selfdbDisabled) throws {
         self.selfdb = selfdb
         storage = try SQLiteCacheStorage(path: path)
-        sender = MutationSender(storage: storage, broadcaster: broadcaster, logger: logger)
+        // A mutation whose answer was lost is settled and sent again as the client's policy
+        // says a request is.
+        sender = MutationSender(storage: storage, broadcaster: broadcaster, logger: logger, retryPolicy: selfdb.apiClient.configuration.retryPolicy)
     }
 
     /// Opens (or creates) a cache at `path` without a SelfDB client: its items come from the

@@ -1,8 +1,13 @@
 import Foundation
 import SelfDB
 import SelfDBCache
+import SelfDBRuntime
 import SelfDBTestSupport
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 @Suite("pending mutations survive a restart and are replayed once")
 @MainActor
@@ -14,15 +19,18 @@ struct CrashRecoveryTests {
             let row = Chore(id: UUID(), title: "sent just before the crash", rank: 5, userId: user.id)
             let untouched = Chore(id: UUID(), title: "never sent", rank: 6, userId: user.id)
             do {
-                // First app run: the inserts are queued (and the first one marked as sent)...
-                let first = try SelfDBCache(selfdb: selfdb, path: path)
-                await fixture.stopServer()
+                // First app run: the first insert reaches the server, which stores it, but its
+                // answer never comes back (the process dies, or the network loses it)...
+                let losing = AnswerLosingTransport()
+                let client = SelfDB(baseURL: fixture.emulator.baseURL, apiKey: CacheFixture.apiKey, transport: losing, retryPolicy: .none)
+                await client.apiClient.tokenStore.save(await selfdb.session)
+                let first = try SelfDBCache(selfdb: client, path: path)
                 #expect(try await first.insert(row, into: "all") == .pending)
+                #expect(losing.lost.current == 1)
+                // ...and the second is queued behind it while the server is away.
+                await fixture.stopServer()
                 #expect(try await first.insert(untouched, into: "all") == .pending)
                 try await fixture.restartServer()
-                // ...and the first one had reached the server when the process died: the
-                // row is stored there, but the cache never heard back.
-                try await selfdb.tables.data.insert(row)
             }
 
             // Second app run on the same file, the first instance abandoned.
@@ -90,5 +98,25 @@ struct CrashRecoveryTests {
             #expect(throws: CacheError.self) { _ = try SelfDBCache(selfdb: selfdb, path: path) }
             #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == garbage)
         }
+    }
+}
+
+/// Sends every request, and loses the answer to the first POST: the server applied it, the
+/// caller hears only that the connection was lost.
+final class AnswerLosingTransport: HTTPTransport {
+    let lost = Locked(0)
+    private let real = platformHTTPTransport()
+
+    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        let answer = try await real.send(request)
+        if request.httpMethod == "POST",
+            lost.withLock({ count in
+                defer { count += 1 }
+                return count == 0
+            })
+        {
+            throw URLError(.networkConnectionLost)
+        }
+        return answer
     }
 }

@@ -61,7 +61,7 @@ extension SelfDB.Tables.Data {
         _ = try await deleteRow(try await tableId(of: Row.self), rowId: rowId, idColumn: key)
     }
 
-    private static func pathValue(_ value: JSONValue) -> String? {
+    static func pathValue(_ value: JSONValue) -> String? {
         switch value {
         case .string(let text): text
         case .integer(let number): String(number)

@@ -121,6 +121,10 @@ public final class CachedFetcher<Row: CacheableModel> {
         try await start(replacing: true)
     }
 
+    /// Runs a load in a task of its own (a later reload cancels it), which the caller's
+    /// cancellation cancels too: the load then stops with `CacheError.cancelled` as soon as its
+    /// request returns (the transports return a cancelled request at once), and nothing of its
+    /// answer is written.
     private func start(replacing: Bool) async throws {
         loadTask?.cancel()
         generation += 1
@@ -128,7 +132,11 @@ public final class CachedFetcher<Row: CacheableModel> {
         let task = Task { try await self.run(replacing: replacing, generation: current) }
         loadTask = task
         defer { if generation == current { loadTask = nil } }
-        try await task.value
+        try await withTaskCancellationHandler {
+            try await task.value
+        } onCancel: {
+            task.cancel()
+        }
     }
 
     private func run(replacing: Bool, generation current: Int) async throws {

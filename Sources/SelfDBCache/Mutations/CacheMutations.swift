@@ -13,7 +13,10 @@ import SelfDB
 /// ```
 ///
 /// A call that throws a transient error (no network, 503, signed out) leaves the mutation
-/// queued; any other error is a refusal, and the cache is rolled back.
+/// queued; any other error is a refusal, and the cache is rolled back. A delete that throws
+/// `SelfDBError.notFound` is done (the item is not there) unless `find` finds it still there. An insert whose earlier send may
+/// have reached the server (its answer lost, or the app stopped mid-send) is looked for with
+/// `find` before it is sent again: give one when a second insert would store a second item.
 public struct CacheMutations<Item: CacheableModel>: Sendable {
     /// Creates the item; returns it as the server stored it (nil keeps the local copy). When
     /// the server assigns the key, the cached item, its places in views and later queued
@@ -23,8 +26,10 @@ public struct CacheMutations<Item: CacheableModel>: Sendable {
     public var update: (@Sendable (Item) async throws -> Item?)?
     /// Deletes the item.
     public var delete: (@Sendable (Item) async throws -> Void)?
-    /// Looks for an item whose insert was sent before the app stopped, to replay the insert
-    /// only if the server does not have it. Without it, such an insert is sent again.
+    /// Looks for an item on the server: an insert that may have landed unanswered (its answer
+    /// lost, or the app stopped mid-send) is sent again only if this finds nothing, and a
+    /// delete answered 404 is a refusal only if this still finds the item. Without it, such an
+    /// insert is sent again and such a delete is done.
     public var find: (@Sendable (Item) async throws -> Item?)?
 
     /// Mutations through these calls; leave out the ones the type does not support (a

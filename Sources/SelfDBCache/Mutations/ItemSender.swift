@@ -36,7 +36,14 @@ struct ItemSender: Sendable {
                     return try await update(item).map { try ItemCoding.encode($0) }
                 case .delete:
                     guard let delete = mutations.delete else { throw missing("delete", Item.self) }
-                    try await delete(item)
+                    do {
+                        try await delete(item)
+                    } catch let refusal as SelfDBError {
+                        // 404: already so (an earlier send of this delete may have landed
+                        // unanswered), unless `find` sees the item still there.
+                        guard case .notFound = refusal else { throw refusal }
+                        if let find = mutations.find, try await find(item) != nil { throw refusal }
+                    }
                     return nil
                 }
             },

@@ -16,14 +16,17 @@ actor MutationSender {
     private let storage: any CacheStorage
     private let broadcaster: ChangeBroadcaster
     private let logger: Logger
+    /// How often a mutation whose send may have landed unanswered is sent again in one drain.
+    private let retryPolicy: RetryPolicy
     private var senders: [String: ItemSender] = [:]
     private var tail: Task<SyncReport, Never>?
     private var expected: [Int64: Outcome?] = [:]
 
-    init(storage: any CacheStorage, broadcaster: ChangeBroadcaster, logger: Logger) {
+    init(storage: any CacheStorage, broadcaster: ChangeBroadcaster, logger: Logger, retryPolicy: RetryPolicy = RetryPolicy()) {
         self.storage = storage
         self.broadcaster = broadcaster
         self.logger = logger
+        self.retryPolicy = retryPolicy
     }
 
     /// Sets the sender of a type; the first registration of a type stays.
@@ -47,6 +50,9 @@ actor MutationSender {
     }
 
     /// Sends everything queued, after any drain already running.
+    ///
+    /// Cancelling the calling task stops the drain after the mutation being sent (whose send
+    /// is cancelled too): the report says `.cancelled`, and what is left stays queued.
     @discardableResult
     func drain() async -> SyncReport {
         let previous = tail
@@ -55,7 +61,11 @@ actor MutationSender {
             return await self.sendAll()
         }
         tail = task
-        return await task.value
+        return await withTaskCancellationHandler {
+            await task.value
+        } onCancel: {
+            task.cancel()
+        }
     }
 
     private func sendAll() async -> SyncReport {
@@ -64,7 +74,13 @@ actor MutationSender {
             logger.info("cache: sending \(queued) queued mutation\(queued == 1 ? "" : "s")")
         }
         defer { log(report) }
+        // Sends of the mutation at the head of the queue that ended without an answer.
+        var unanswered: (sequence: Int64, count: Int) = (0, 0)
         while true {
+            if Task.isCancelled {
+                report.stoppedBy = .cancelled
+                break
+            }
             let next: PendingMutation?
             do {
                 next = try storage.nextPendingMutation()
@@ -82,7 +98,7 @@ actor MutationSender {
             do {
                 // Durably noted before sending: after a crash, the replay knows the server
                 // may have it. `mutation.attempted` still says whether an earlier send started.
-                try storage.markAttempted(mutation.sequence)
+                try storage.markAttempted(mutation.sequence, true)
                 let stored = try await sender.send(mutation)
                 try storage.confirm(mutation, server: stored)
                 logger.debug("cache: \(mutation.kind.rawValue) of \(mutation.typeName) \(mutation.itemId) confirmed")
@@ -95,12 +111,16 @@ actor MutationSender {
                 let refusal: CacheError
                 if let failure = error.clientError {
                     if failure.isTransient {
+                        if mutation.sequence != unanswered.sequence { unanswered = (mutation.sequence, 0) }
+                        unanswered.count += 1
+                        if await sendsAgain(mutation, after: failure, unansweredSends: unanswered.count) { continue }
                         report.stoppedBy = .offline(failure)
                         break
                     }
                     refusal = .rejected(failure)
                 } else if error is CancellationError {
-                    // The send was cancelled, not answered: it stays queued.
+                    // The send was cancelled, not answered: it stays queued, and the server may
+                    // have it (the next send looks first).
                     report.stoppedBy = .cancelled
                     break
                 } else {
@@ -120,6 +140,29 @@ actor MutationSender {
         }
         report.remaining = (try? storage.pendingMutationCount()) ?? 0
         return report
+    }
+
+    /// After a send that failed with no word on the mutation: whether to send it again in this
+    /// drain (after a backoff).
+    ///
+    /// A send that certainly did not reach the server leaves nothing to settle: unless an
+    /// earlier one may have, the next send needs no look first. The drain then stops (the
+    /// server is unreachable). A send that may have reached it (its answer lost or cut) met a
+    /// server that was there a moment ago: the mutation is sent again here, up to the retry
+    /// policy's attempts, and the sender settles it first (an insert is looked for).
+    private func sendsAgain(_ mutation: PendingMutation, after failure: SelfDBError, unansweredSends: Int) async -> Bool {
+        if failure.delivery == .notSent, !mutation.attempted {
+            try? storage.markAttempted(mutation.sequence, false)
+        }
+        guard failure.outcomeIsUnknown, unansweredSends < retryPolicy.maxAttempts else { return false }
+        let delay = retryPolicy.delay(afterAttempt: unansweredSends, retryAfter: nil)
+        logger.info("cache: no answer to the \(mutation.kind.rawValue) of \(mutation.typeName) \(mutation.itemId); settling and sending it again in \(Int(delay * 1000)) ms")
+        do {
+            try await Task.sleep(for: .seconds(delay))
+        } catch {
+            return false
+        }
+        return true
     }
 
     /// How a drain ended, when there was anything to say.

@@ -25,8 +25,9 @@ protocol CacheStorage: Sendable {
     func nextPendingMutation() throws -> PendingMutation?
     /// How many mutations are queued, without reading them.
     func pendingMutationCount() throws -> Int
-    /// Records that a send of the mutation is starting.
-    func markAttempted(_ sequence: Int64) throws
+    /// Records whether the server may have the mutation: `true` before each send starts, back
+    /// to `false` when a send certainly did not reach the server and none before it may have.
+    func markAttempted(_ sequence: Int64, _ attempted: Bool) throws
     /// The server accepted the mutation; `server` is the item it returned, whose key may
     /// differ from the local one for an insert (the item then takes the server's key).
     func confirm(_ mutation: PendingMutation, server: StoredItem?) throws

@@ -223,8 +223,8 @@ final class SQLiteCacheStorage: CacheStorage {
         )
     }
 
-    func markAttempted(_ sequence: Int64) throws {
-        try write { db in try db.execute(sql: "UPDATE cache_mutations SET attempted = 1 WHERE seq = ?", arguments: [sequence]) }
+    func markAttempted(_ sequence: Int64, _ attempted: Bool) throws {
+        try write { db in try db.execute(sql: "UPDATE cache_mutations SET attempted = ? WHERE seq = ?", arguments: [attempted, sequence]) }
     }
 
     func confirm(_ mutation: PendingMutation, server: StoredItem?) throws {
