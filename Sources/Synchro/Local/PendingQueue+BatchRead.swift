@@ -66,8 +66,8 @@ extension PendingQueue {
             for (name, ids) in Self.grouped(keys) {
                 try Self.join(
                     ids,
-                    to: "SELECT k.i, t.table_name, t.record_id, t.operation, t.base_updated_at, t.client_updated_at, t.seq "
-                        + "FROM k JOIN _synchro_pending AS t ON t.table_name = ? AND t.record_id = k.id",
+                    to: "SELECT k.i, t.table_name, t.record_id, t.operation, t.base_updated_at, t.client_updated_at, t.seq, "
+                        + "t.inflight_seq IS NOT NULL FROM k JOIN _synchro_pending AS t ON t.table_name = ? AND t.record_id = k.id",
                     arguments: [name.databaseValue],
                     in: db
                 ) { id, row in
@@ -77,7 +77,8 @@ extension PendingQueue {
                         operation: row[3],
                         base: row[4],
                         clientUpdatedAt: row[5],
-                        seq: row[6]
+                        seq: row[6],
+                        sentBefore: row[7]
                     )
                 }
             }

@@ -11,6 +11,9 @@ struct PendingChange: Sendable, Equatable {
     var base: String?
     var clientUpdatedAt: String
     var seq: Int64
+    /// Whether a push of this record's change went out without an answer settling it (the
+    /// answer lost or cut, or the app stopped mid-push): the server may have applied it.
+    var sentBefore = false
 }
 
 /// A pending change on its way to the server: the change as sent, and the seq it had.
@@ -209,7 +212,8 @@ enum PendingQueue {
             operation: row["operation"],
             base: row["base_updated_at"],
             clientUpdatedAt: row["client_updated_at"],
-            seq: row["seq"]
+            seq: row["seq"],
+            sentBefore: (row["inflight_seq"] as Int64?) != nil
         )
     }
 

@@ -47,7 +47,9 @@ enum PushSettlement {
         for (position, outgoing) in sent.enumerated() {
             let pending = outgoing.pending
             // No word on this change: it stays pending (and in flight, as it may have landed).
-            guard let result = results.answer(at: position, for: pending), let table = schema.table(pending.table) else { continue }
+            guard var result = results.answer(at: position, for: pending), let table = schema.table(pending.table) else { continue }
+            // A replay of a write that landed unanswered: the server holds it (+Replays).
+            if landedBefore(result, of: outgoing, in: table) { result = result.settledAsApplied() }
             // The usual answer: a change applied and not edited since it was sent. Its pending
             // row goes in one statement (on its seq, so an edit made meanwhile stays), and the
             // row takes the server's version: its timestamp, the defaults it filled, its

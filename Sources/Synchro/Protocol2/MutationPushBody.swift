@@ -37,7 +37,7 @@ struct MutationPushBody {
         output.append(contentsOf: #","mutations":["#.utf8)
         for (position, change) in sent.enumerated() {
             if position > 0 { output.append(UInt8(ascii: ",")) }
-            try write(change.outgoing.change, id: change.id, into: &output)
+            try write(change.outgoing, id: change.id, into: &output)
         }
         output.append(contentsOf: #"],"schema":{"hash":"#.utf8)
         JSONValue.write(string: schema.hash, into: &output)
@@ -49,8 +49,9 @@ struct MutationPushBody {
 
     /// One mutation: `base_version`, `client_version`, `columns`, `mutation_id`, `op`, `pk`,
     /// `table`, in that (byte) order.
-    private func write(_ change: PushChange, id: String, into output: inout [UInt8]) throws {
-        let operation = ProtocolTwoConversions.operation(of: change)
+    private func write(_ outgoing: OutgoingChange, id: String, into output: inout [UInt8]) throws {
+        let change = outgoing.change
+        let operation = ProtocolTwoConversions.operation(of: outgoing)
         output.append(UInt8(ascii: "{"))
         var first = true
         func member(_ name: String) {

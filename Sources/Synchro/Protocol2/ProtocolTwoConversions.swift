@@ -52,7 +52,7 @@ enum ProtocolTwoConversions {
     static func mutation(_ outgoing: OutgoingChange, id: String, schema: LocalSchema) -> Mutation {
         let change = outgoing.change
         let key = schema.table(change.tableName)?.primaryKey ?? "id"
-        let op = operation(of: change)
+        let op = operation(of: outgoing)
         return Mutation(
             mutationId: id,
             table: change.tableName,
@@ -66,16 +66,23 @@ enum ProtocolTwoConversions {
 
     /// The mutation's operation for a pending change: create → insert, delete → delete,
     /// anything else → update.
-    static func operation(of change: PushChange) -> MutationOperation {
-        switch change.operation {
-        case .create: .insert
+    ///
+    /// A create that went out before without an answer goes as an upsert. Its first send may
+    /// have landed, and another device may have deleted the row since: an insert of a
+    /// soft-deleted row brings it back on the server (a resurrection, judged by versions
+    /// alone), where an upsert of it is refused as a conflict with the tombstone, which then
+    /// reaches this device. Of a live row, an upsert is an update judged by versions; of no row,
+    /// an insert.
+    static func operation(of outgoing: OutgoingChange) -> MutationOperation {
+        switch outgoing.change.operation {
+        case .create: outgoing.pending.sentBefore ? .upsert : .insert
         case .delete: .delete
         default: .update
         }
     }
 
     /// Whether a mutation sends `value` of a column: a value always, a null only in an update
-    /// of a column the server lets be null.
+    /// of a column the server lets be null (an upsert is a create's: its nulls are unset).
     static func keeps(_ value: JSONValue, nullable: Bool, in operation: MutationOperation) -> Bool {
         !isNull(value) || (operation == .update && nullable)
     }
