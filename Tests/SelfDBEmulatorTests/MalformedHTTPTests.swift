@@ -105,7 +105,9 @@ struct MalformedHTTPTests {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0 else { throw SocketError(description: "connect() failed") }
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        // A watchdog a passing test never reaches (10 s ran out once in a full parallel run on
+        // two cores, before the good request's answer).
+        var timeout = timeval(tv_sec: 30, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         func sendAll(_ bytes: [UInt8]) throws {
             let sent = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
@@ -118,7 +120,11 @@ struct MalformedHTTPTests {
             // Until the whole first answer is in: its head and Content-Length bytes of body.
             while !isCompleteResponse(received) {
                 let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-                guard count > 0 else { throw SocketError(description: "no complete answer to the first request") }
+                guard count > 0 else {
+                    throw SocketError(
+                        description: "no complete answer to the first request (recv \(count), errno \(errno), \(received.count) bytes: \(String(decoding: received, as: UTF8.self).debugDescription))"
+                    )
+                }
                 received.append(contentsOf: buffer[0..<count])
             }
         }

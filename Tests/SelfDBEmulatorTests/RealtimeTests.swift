@@ -151,7 +151,9 @@ struct RealtimeTests {
     }
 
     @Test func silentSocketIsDroppedAfterIdleTimeout() async throws {
-        try await withEmulator(idleTimeout: 1) { emulator, _ in
+        // Long enough for the heartbeat's answer to come first on a loaded machine (with 1 s, a
+        // full parallel run sometimes dropped the socket before it answered).
+        try await withEmulator(idleTimeout: 4) { emulator, _ in
             let socket = try await RealtimeSocket(url: Self.socketURL(emulator))
             socket.send(["topic": "phoenix", "event": "heartbeat", "payload": [:], "ref": "1"])
             #expect(await socket.nextJSON() != nil)
