@@ -51,6 +51,9 @@ struct FlakyNetworkTests {
             }
             try server.proxy.goOnline()
             server.proxy.add(FaultRule(.loseAnswer, method: "POST", pathContains: "/data", trigger: .probability(0.3)))
+            // And, now and then, a reset before the request, or an answer cut in half.
+            server.proxy.add(FaultRule(.resetBeforeRequest, method: "POST", pathContains: "/data", trigger: .probability(0.05)))
+            server.proxy.add(FaultRule(.cutAnswer(fraction: 0.5), method: "POST", pathContains: "/data", trigger: .probability(0.05)))
             let (reports, remaining) = await Self.drainAll(cache)
             #expect(remaining == 0)
             #expect(reports.allSatisfy { $0.rejected.isEmpty })

@@ -155,6 +155,64 @@ struct SynchroFlakyNetworkTests {
         }
     }
 
+    /// A push that could not connect leaves its changes out of flight (they go next as first
+    /// sends); one whose answer was lost leaves them in flight (they may have landed).
+    @Test(arguments: Version.allCases)
+    func onlyAPushThatMayHaveLandedLeavesItsChangesInFlight(_ version: Version) async throws {
+        try await SyncWorld.run(configure: { $0.syncProtocol = version.emulator }) { world in
+            let proxy = try FaultProxy(upstream: world.emulator.baseURL)
+            defer { proxy.stop() }
+            let user = SyncWorld.newUser()
+            let (phone, events) = try Self.device("phone", user: user, in: world, through: proxy)
+            try await phone.start()
+            func inFlight() throws -> Int {
+                try phone.queryOne("SELECT COUNT(*) AS n FROM _synchro_pending WHERE inflight_seq IS NOT NULL")?["n"] ?? -1
+            }
+            let id = UUID().uuidString.lowercased()
+            try phone.execute("INSERT INTO tasks (id, user_id, title) VALUES (?, ?, ?)", params: [id, user, "offline"])
+            proxy.goOffline()
+            await #expect(throws: (any Error).self) { try await phone.syncNow() }
+            #expect(try inFlight() == 0)
+
+            try proxy.goOnline()
+            proxy.add(FaultRule(.loseAnswer, method: "POST", pathPrefix: version.pushPath, trigger: .first(1)))
+            await #expect(throws: (any Error).self) { try await phone.syncNow() }
+            #expect(try inFlight() == 1)
+            try await Self.syncUntilSettled(phone)
+            #expect(try inFlight() == 0)
+            let reader = try await world.startedDevice("reader", user: user)
+            #expect(try reader.live("tasks") == [id: "offline"])
+            #expect(try phone.rejectedMutations().isEmpty)
+            #expect(events.conflicts.current == 0)
+        }
+    }
+
+    /// Pushes through resets before the request, 503 and 429 with `Retry-After`: each write
+    /// lands once, nothing is rejected.
+    @Test(arguments: Version.allCases)
+    func pushesThroughResetsAndBusyAnswersLandOnce(_ version: Version) async throws {
+        try await SyncWorld.run(configure: { $0.syncProtocol = version.emulator }) { world in
+            let proxy = try FaultProxy(upstream: world.emulator.baseURL)
+            defer { proxy.stop() }
+            let user = SyncWorld.newUser()
+            let (phone, events) = try Self.device("phone", user: user, in: world, through: proxy)
+            try await phone.start()
+            let ids = (0..<50).map { _ in UUID().uuidString.lowercased() }
+            for id in ids {
+                try phone.execute("INSERT INTO tasks (id, user_id, title) VALUES (?, ?, ?)", params: [id, user, "busy"])
+            }
+            proxy.add(FaultRule(.resetBeforeRequest, method: "POST", pathPrefix: version.pushPath, trigger: .first(1)))
+            proxy.add(FaultRule(.serviceUnavailable(retryAfter: 1), method: "POST", pathPrefix: version.pushPath, trigger: .first(1)))
+            proxy.add(FaultRule(.tooManyRequests(retryAfter: 0), method: "POST", pathPrefix: version.pushPath, trigger: .first(1)))
+            try await Self.syncUntilSettled(phone)
+            #expect(proxy.faultsApplied == 3)
+            let reader = try await world.startedDevice("reader", user: user)
+            #expect(Set(try reader.live("tasks").keys) == Set(ids))
+            #expect(try phone.rejectedMutations().isEmpty)
+            #expect(events.conflicts.current == 0)
+        }
+    }
+
     /// Another device's newer write is a conflict: recorded and raised once, even when the
     /// losing push's answer was lost and it was sent again.
     @Test(arguments: Version.allCases)

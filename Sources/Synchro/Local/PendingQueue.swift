@@ -141,6 +141,15 @@ enum PendingQueue {
         return try markInFlight(pending, in: db)
     }
 
+    /// Takes `changes` out of flight where the seq sent is still the one in flight: their push
+    /// never reached the server.
+    static func markNotInFlight(_ changes: [PendingChange], in db: Database) throws {
+        let update = try db.cachedStatement(sql: "UPDATE _synchro_pending SET inflight_seq = NULL WHERE table_name = ? AND record_id = ? AND inflight_seq = ?")
+        for pending in changes {
+            try update.execute(binding: [pending.table.databaseValue, pending.recordID.databaseValue, pending.seq.databaseValue])
+        }
+    }
+
     /// Marks `pending` in flight if its record still has the seq read; whether it had.
     private static func markInFlight(_ pending: PendingChange, in db: Database) throws -> Bool {
         try db.cachedStatement(sql: "UPDATE _synchro_pending SET inflight_seq = seq WHERE table_name = ? AND record_id = ? AND seq = ?")

@@ -339,11 +339,23 @@ extension SyncEngine {
     }
 
     /// One push request, in the protocol the server speaks.
+    ///
+    /// A push that certainly did not reach the server (it could not connect) takes its changes
+    /// out of flight again, unless an earlier push of them may have landed: they go next time
+    /// as first sends (a create as an insert), and their answers are read as any first send's.
     private func send(_ outgoing: [OutgoingChange], schema: LocalSchema) async throws -> PushResponse {
-        if protocolVersion.current == 2 { return try await pushBatchV2(outgoing, schema: schema) }
-        return try await api.sync.push(
-            PushRequest(clientId: config.clientID, changes: outgoing.map(\.change), schemaVersion: schema.version, schemaHash: schema.hash)
-        )
+        do {
+            if protocolVersion.current == 2 { return try await pushBatchV2(outgoing, schema: schema) }
+            return try await api.sync.push(
+                PushRequest(clientId: config.clientID, changes: outgoing.map(\.change), schemaVersion: schema.version, schemaHash: schema.hash)
+            )
+        } catch let error as SelfDBError where error.delivery == .notSent {
+            let unsent = outgoing.map(\.pending).filter { !$0.sentBefore }
+            if !unsent.isEmpty {
+                try? await database.write { db in try PendingQueue.markNotInFlight(unsent, in: db) }
+            }
+            throw error
+        }
     }
 
     /// Settles `response` in one transaction, then tells the app of conflicts and rejections.
