@@ -33,6 +33,7 @@ let package = Package(
         benchmark("CacheBenchmarks", folder: "Cache", products: ["SelfDB", "SelfDBCache"], specs: true),
         benchmark("StoreBenchmarks", folder: "Store", products: ["SelfDBStore", "CRDTSQLite"]),
         benchmark("SynchroBenchmarks", folder: "Synchro", products: ["Synchro", "SelfDBEmulator"], targets: ["SynchroBenchmarkSupport"]),
+        benchmark("TransportBenchmarks", folder: "Transport", products: ["SelfDBRuntime", "SelfDBEmulator", "SelfDBTesting"]),
         .executableTarget(
             name: "CacheProfile",
             dependencies: [
