@@ -170,6 +170,10 @@ public final class FaultProxy: Sendable {
             default:
                 break
             }
+            if let server = upstream, server.socket.peerHasClosed() {
+                server.socket.finish()
+                upstream = nil
+            }
             if upstream == nil, let socket = try? ProxySocket.connected(to: upstreamPort) {
                 upstream = (socket, HTTPMessageReader(socket))
             }

@@ -84,6 +84,16 @@ struct ProxySocket: Sendable {
         }
     }
 
+    /// Whether the peer has closed its side (or reset): a readable socket with nothing to read.
+    /// A server closes a kept-alive connection it found idle too long (uvicorn after 5 s): the
+    /// proxy looks before sending a request on one, as libcurl does.
+    func peerHasClosed() -> Bool {
+        var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        guard poll(&entry, 1, 0) == 1 else { return false }
+        var byte: UInt8 = 0
+        return recv(descriptor, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) <= 0
+    }
+
     /// Writes all of `bytes`; false when the peer is gone.
     @discardableResult
     func write(_ bytes: [UInt8]) -> Bool {
