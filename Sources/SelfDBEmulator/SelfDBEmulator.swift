@@ -255,6 +255,15 @@ public final class SelfDBEmulator: Sendable {
         services.controls.clearFaults()
     }
 
+    /// The pause between validating a refresh token and rotating it, zero by default. SelfDB
+    /// does both a database round trip apart, and two refreshes with one token that meet in that
+    /// gap revoke every session of the user; a test widens it (say to 100 ms) so that a client
+    /// that lets two refreshes race is caught as it would be in production.
+    public var refreshRotationDelay: Duration {
+        get { services.controls.refreshRotationDelay }
+        set { services.controls.refreshRotationDelay = newValue }
+    }
+
     /// Lifetime of access tokens issued from now on (`expires_in` and the JWT `exp`,
     /// rounded up to whole seconds). Set ~1 s to make tokens expire during a test.
     public var accessTokenLifetime: TimeInterval {

@@ -54,12 +54,11 @@ struct SessionRefreshTests {
             await expectError("authenticationError after the refresh is refused", { if case .authenticationError(let detail) = $0 { detail.contains("sign in again") } else { false } }) {
                 _ = try await selfdb.auth.me()
             }
-            #expect(await selfdb.session == nil, "a failed refresh signs out")
-            // Reuse revoked every session, so the other device is signed out server-side too.
+            #expect(await selfdb.session == nil, "a refused refresh signs out")
+            // A reuse after the rotation costs only that session (SelfDB revokes every session
+            // only when the reuse races the rotation): the other device keeps its own.
             let rotated = try #require(await other.session?.refreshToken)
-            await expectError("401 for every session after reuse", { if case .authenticationError = $0 { true } else { false } }) {
-                _ = try await fixture.client().auth.refresh(refreshToken: rotated)
-            }
+            _ = try await fixture.client().auth.refresh(refreshToken: rotated)
         }
     }
 

@@ -69,7 +69,8 @@ struct AuthTests {
         }
     }
 
-    @Test func refreshRotatesAndReuseRevokesEverySession() async throws {
+    /// SelfDB v0.0.5: a token used again after its rotation is refused, and nothing else.
+    @Test func refreshRotatesAndALaterReuseIsRefusedAlone() async throws {
         try await withEmulator { _, client in
             _ = try await client.newUser("rotor@example.com")
             let first = try await client.login("rotor@example.com", "Password123")
@@ -81,18 +82,44 @@ struct AuthTests {
             #expect(newRefresh != first.refresh)
             #expect(rotated.json?["access_token"]?.stringValue != nil)
 
-            // Reusing the rotated-away token: 401, and every session of the user dies.
             let reuse = try await client.send("POST", "/users/token/refresh", json: ["refresh_token": .string(first.refresh)])
             #expect(reuse.status == 401)
-            let afterTheft = try await client.send("POST", "/users/token/refresh", json: ["refresh_token": .string(newRefresh)])
-            #expect(afterTheft.status == 401)
+            #expect(reuse.json?["detail"]?.stringValue == "Invalid or expired refresh token")
+            // The rotated token and the user's other session still work.
+            let next = try await client.send("POST", "/users/token/refresh", json: ["refresh_token": .string(newRefresh)])
+            #expect(next.status == 200)
             let otherSession = try await client.send("POST", "/users/token/refresh", json: ["refresh_token": .string(other.refresh)])
-            #expect(otherSession.status == 401)
+            #expect(otherSession.status == 200)
 
             let garbage = try await client.send("POST", "/users/token/refresh", json: ["refresh_token": "garbage"])
             #expect(garbage.status == 401)
+            #expect(garbage.json?["detail"]?.stringValue == "Invalid or expired refresh token")
             let missing = try await client.send("POST", "/users/token/refresh", json: [:])
             #expect(missing.status == 422)
+        }
+    }
+
+    /// SelfDB v0.0.5: two refreshes with one token that race its rotation: one wins, the other
+    /// finds the token revoked under it, and every session of the user is revoked.
+    @Test func aReuseThatRacesTheRotationRevokesEverySession() async throws {
+        try await withEmulator { emulator, client in
+            _ = try await client.newUser("racer@example.com")
+            let first = try await client.login("racer@example.com", "Password123")
+            let other = try await client.login("racer@example.com", "Password123")
+            emulator.refreshRotationDelay = .milliseconds(300)
+            async let one = client.send("POST", "/users/token/refresh", json: ["refresh_token": .string(first.refresh)])
+            async let two = client.send("POST", "/users/token/refresh", json: ["refresh_token": .string(first.refresh)])
+            let answers = try await [one, two]
+            emulator.refreshRotationDelay = .zero
+            #expect(answers.map(\.status).sorted() == [200, 401])
+            let winner = try #require(answers.first { $0.status == 200 })
+            let loser = try #require(answers.first { $0.status == 401 })
+            #expect(loser.json?["detail"]?.stringValue == "Token reuse detected. All sessions revoked.")
+            let winnersToken = try #require(winner.json?["refresh_token"]?.stringValue)
+            let afterTheft = try await client.send("POST", "/users/token/refresh", json: ["refresh_token": .string(winnersToken)])
+            #expect(afterTheft.status == 401)
+            let otherSession = try await client.send("POST", "/users/token/refresh", json: ["refresh_token": .string(other.refresh)])
+            #expect(otherSession.status == 401)
         }
     }
 

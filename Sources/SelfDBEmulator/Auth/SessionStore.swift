@@ -3,7 +3,7 @@ import EmulatorSupport
 import Foundation
 import GRDB
 
-/// Refresh-token sessions: rotation on every refresh and reuse detection.
+/// Refresh-token sessions: rotation on every refresh, and SelfDB's reuse detection.
 ///
 /// Only a SHA-256 of each refresh token is stored, so the database alone cannot be used
 /// to hijack a session.
@@ -42,37 +42,43 @@ struct SessionStore: Sendable {
         ]
     }
 
-    /// Rotates a refresh token. A token that was already rotated or revoked is a sign of
-    /// theft: every session of its user is revoked and the call fails.
+    /// Rotates a refresh token as SelfDB v0.0.5 does (`refresh_access_token` and
+    /// `rotate_refresh_token` in its `security.py`): the token is first validated on its own (a
+    /// revoked, expired or unknown token is 401 "Invalid or expired refresh token", and nothing
+    /// else happens), then revoked if it still is not. A token revoked in between, by a refresh
+    /// that raced this one with the same token, is taken for theft: every session of the user is
+    /// revoked, 401 "Token reuse detected. All sessions revoked." So a later reuse costs only
+    /// that call, and a reuse that races the rotation costs the user every session.
     func refresh(_ token: String) async throws -> JSONValue {
         let hash = Self.digest(token)
-        let outcome: Result<JSONValue, APIError> = try await services.database.pool.write { db in
+        let now = Date().timeIntervalSince1970
+        let validated: Result<UserRecord, APIError> = try await services.database.pool.read { db in
             guard
                 let row = try Row.fetchOne(
                     db,
                     sql: "SELECT user_id, revoked, expires_at FROM _selfdb_refresh_tokens WHERE token_hash = ?",
                     arguments: [hash]
-                )
-            else { return .failure(.unauthorized("Invalid refresh token")) }
-            let userID: String = row["user_id"]
-            if row["revoked"] as Bool {
-                try db.execute(
-                    sql: "UPDATE _selfdb_refresh_tokens SET revoked = 1 WHERE user_id = ?",
-                    arguments: [userID]
-                )
-                return .failure(.unauthorized("Refresh token reuse detected. All sessions have been revoked."))
-            }
-            try db.execute(sql: "UPDATE _selfdb_refresh_tokens SET revoked = 1 WHERE token_hash = ?", arguments: [hash])
-            guard (row["expires_at"] as Double) > Date().timeIntervalSince1970 else {
-                return .failure(.unauthorized("Refresh token expired"))
-            }
-            guard let user = try UserRecord.find(id: userID, in: db) else {
-                return .failure(.unauthorized("Invalid refresh token"))
-            }
+                ),
+                !(row["revoked"] as Bool), (row["expires_at"] as Double) > now
+            else { return .failure(.unauthorized("Invalid or expired refresh token")) }
+            guard let user = try UserRecord.find(id: row["user_id"], in: db) else { return .failure(.unauthorized("User not found")) }
             guard user.isActive else { return .failure(.badRequest("Inactive user")) }
+            return .success(user)
+        }
+        let user = try validated.get()
+        // SelfDB validates and rotates in separate statements, a database round trip apart; a
+        // test widens that gap so two refreshes with one token race as they can in production.
+        let gap = services.controls.refreshRotationDelay
+        if gap > .zero { try? await Task.sleep(for: gap) }
+        let rotated: Result<JSONValue, APIError> = try await services.database.pool.write { db in
+            try db.execute(sql: "UPDATE _selfdb_refresh_tokens SET revoked = 1 WHERE token_hash = ? AND revoked = 0", arguments: [hash])
+            guard db.changesCount == 1 else {
+                try db.execute(sql: "UPDATE _selfdb_refresh_tokens SET revoked = 1 WHERE user_id = ?", arguments: [user.id])
+                return .failure(.unauthorized("Token reuse detected. All sessions revoked."))
+            }
             return .success(try issue(for: user, in: db))
         }
-        return try outcome.get()
+        return try rotated.get()
     }
 
     /// Revokes one session of `user` (if the token is theirs), or all of them.

@@ -31,6 +31,14 @@ final class TestControls: Sendable {
         set { tokenLifetime.withLock { $0 = newValue } }
     }
 
+    private let rotationDelay = Locked<Duration>(.zero)
+
+    /// The pause between validating a refresh token and rotating it (none by default).
+    var refreshRotationDelay: Duration {
+        get { rotationDelay.current }
+        set { rotationDelay.withLock { $0 = newValue } }
+    }
+
     func record(_ request: RecordedRequest) {
         log.withLock { entries in
             if entries.count >= maximumLogEntries {
