@@ -28,7 +28,7 @@ public final class SelfDB: Sendable {
         baseUrl: String,
         apiKey: String,
         transport: any HTTPTransport = platformHTTPTransport(),
-        tokenStore: any TokenStore = InMemoryTokenStore(),
+        tokenStore: (any TokenStore)? = nil,
         retryPolicy: RetryPolicy = RetryPolicy(),
         realtime: RealtimeConfiguration = RealtimeConfiguration(),
         logger: Logger? = nil
@@ -44,7 +44,9 @@ public final class SelfDB: Sendable {
     ///   - apiKey: the project's API key, sent as `X-API-Key` with every request.
     ///   - transport: how requests are sent (by default `URLSession` on Apple platforms and
     ///     `CurlTransport` on Linux; inject one for tests).
-    ///   - tokenStore: where the session lives (memory by default; `FileTokenStore` persists it).
+    ///   - tokenStore: where the session lives: by default the Keychain on Apple platforms
+    ///     (`KeychainTokenStore`, one item per server) and memory elsewhere; a `FileTokenStore`
+    ///     in an app-group container shares it with the app's extensions, refreshes included.
     ///   - retryPolicy: retries of idempotent requests on 429, 503 and connection failures, and
     ///     of any request that could not reach the server.
     ///   - realtime: the realtime socket's serializer, heartbeat, backoff and WebSocket.
@@ -56,7 +58,7 @@ public final class SelfDB: Sendable {
         baseURL: URL,
         apiKey: String,
         transport: any HTTPTransport = platformHTTPTransport(),
-        tokenStore: any TokenStore = InMemoryTokenStore(),
+        tokenStore: (any TokenStore)? = nil,
         retryPolicy: RetryPolicy = RetryPolicy(),
         realtime: RealtimeConfiguration = RealtimeConfiguration(),
         logger: Logger? = nil
@@ -66,7 +68,7 @@ public final class SelfDB: Sendable {
         let apiClient = APIClient(
             configuration: .init(baseURL: baseURL, apiKey: apiKey, errorKinds: Self.errorKinds, retryPolicy: retryPolicy, logger: logger ?? .selfdbDisabled),
             transport: transport,
-            tokenStore: tokenStore,
+            tokenStore: tokenStore ?? platformTokenStore(for: baseURL),
             refresher: { client, refreshToken in
                 StoredSession(try await Auth(api: client).refresh(refreshToken: refreshToken))
             }

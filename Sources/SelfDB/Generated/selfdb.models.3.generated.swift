@@ -67,7 +67,7 @@ public enum UserSortField: RawRepresentable, Codable, Hashable, Sendable, QueryV
 }
 
 /// A user as the server returns it. The User model is SelfDB's one camelCase model.
-public struct UserRead: Codable, Hashable, Sendable, Identifiable, CacheableModel {
+public struct UserRead: Codable, Hashable, Sendable, Identifiable, CacheableModel, SessionUser {
     /// The user id.
     public var id: Foundation.UUID
     /// The sign-in email address.

@@ -64,6 +64,7 @@ public final class APIClient: Sendable {
     private let refresher: Refresher?
     private let accessTokenProvider: AccessTokenProvider?
     private let sessions: SessionCoordinator
+    private let events: AuthChangeBroadcaster
     private let decoder = JSONCoding.makeDecoder()
     private let encoder = JSONCoding.makeEncoder()
 
@@ -74,7 +75,8 @@ public final class APIClient: Sendable {
         self.tokenStore = tokenStore
         self.refresher = refresher
         self.accessTokenProvider = nil
-        self.sessions = SessionCoordinator(store: tokenStore)
+        self.events = AuthChangeBroadcaster(store: tokenStore)
+        self.sessions = SessionCoordinator(store: tokenStore, events: events, retryPolicy: configuration.retryPolicy)
     }
 
     /// Creates a client whose bearer tokens come from `accessTokenProvider`, asked before
@@ -86,7 +88,8 @@ public final class APIClient: Sendable {
         self.tokenStore = InMemoryTokenStore()
         self.refresher = nil
         self.accessTokenProvider = accessTokenProvider
-        self.sessions = SessionCoordinator(store: tokenStore)
+        self.events = AuthChangeBroadcaster(store: tokenStore)
+        self.sessions = SessionCoordinator(store: tokenStore, events: events, retryPolicy: configuration.retryPolicy)
     }
 
     /// Names resolved to ids by hand-written helpers (e.g. table names), kept per client.
@@ -97,16 +100,38 @@ public final class APIClient: Sendable {
         get async { await tokenStore.load() }
     }
 
+    /// The signed-in state as it changes, for as long as the stream is iterated: the stored
+    /// session first (``AuthChange/initialSession(_:)``), then each sign-in, refresh, change of
+    /// the user's record and sign-out (with its reason) once, in order, including those another
+    /// process makes to a store they share where the store can tell
+    /// (``TokenStore/externalChanges()``: ``FileTokenStore`` can).
+    public var authChanges: AsyncStream<AuthChange> {
+        events.stream()
+    }
+
     // MARK: - Calls used by generated code
 
     /// Sends `request` and decodes the response body as `Response`.
     public func send<Response: Decodable & Sendable>(_ request: APIRequest, decoding _: Response.Type) async throws -> Response {
         let data = try await perform(request)
         let value = try decode(Response.self, from: data, answering: request)
-        if let tokens = value as? any SessionTokens, request.session == .signIn || request.session == .refresh {
-            await tokenStore.save(StoredSession(tokens))
+        if let tokens = value as? any SessionTokens, request.session == .signIn || request.session == .refresh, !SessionCoordinator.isRefreshing {
+            let session = StoredSession(tokens)
+            await tokenStore.save(session)
+            events.post(request.session == .signIn ? .signedIn(session) : .tokenRefreshed(session))
+        } else if let user = value as? any SessionUser {
+            await noticeUser(user)
         }
         return value
+    }
+
+    /// Remembers the signed-in user's record when `user` is them (told as an update when it
+    /// changed since the last response that showed them).
+    private func noticeUser(_ user: any SessionUser) async {
+        guard let session = await tokenStore.load(), AccessTokenClaims.subject(of: session.accessToken) == user.sessionUserID.lowercased(),
+            let json = try? encoder.encode(user)
+        else { return }
+        events.userSeen(SessionUserRecord(id: user.sessionUserID, json: json))
     }
 
     /// Decodes `data`, the body of the answer to `request`, as ``send(_:decoding:)`` does: a
@@ -169,7 +194,7 @@ public final class APIClient: Sendable {
         let name = "\(request.method.rawValue) \(request.path)"
         while true {
             attempt += 1
-            let token = try await accessToken(for: request)
+            let (token, usedSession) = try await credentials(for: request)
             let urlRequest = try makeURLRequest(request, accessToken: token)
             let data: Data
             let response: HTTPURLResponse
@@ -206,10 +231,10 @@ public final class APIClient: Sendable {
             logger.debug("\(name) → \(status) in \(RequestLog.milliseconds(since: started))", metadata: RequestLog.metadata(request, status: status))
             // An expired token: refresh once (single-flight) and send again. A request that
             // manages the session itself is never retried this way.
-            if status == 401, let token, !refreshed, request.session == nil, let refresher {
+            if status == 401, token != nil, let usedSession, !refreshed, request.session == nil, let refresher {
                 refreshed = true
                 logger.info("refreshing the access token: \(name) answered 401")
-                _ = try await sessions.refresh(replacing: token) { refreshToken in try await refresher(self, refreshToken) }
+                _ = try await sessions.refresh(replacing: usedSession) { refreshToken in try await refresher(self, refreshToken) }
                 continue
             }
             if status == 401, token != nil, !refreshed, accessTokenProvider != nil {
@@ -226,6 +251,7 @@ public final class APIClient: Sendable {
             }
             if request.session == .signOut {
                 await tokenStore.save(nil)
+                events.post(.signedOut(.requested))
             }
             guard (200..<300).contains(status) else {
                 let error = ErrorResponseMapper.error(status: status, body: data, headers: response, kinds: configuration.errorKinds)
@@ -251,16 +277,17 @@ public final class APIClient: Sendable {
     /// now: the stored one, refreshed first when it is about to expire; nil when signed out.
     /// Reading it at each connect is what makes a reconnect after a refresh use the new token.
     public func currentAccessToken() async throws -> String? {
-        try await accessToken(for: APIRequest(method: .get, path: "/realtime/socket", auth: .optionalBearer))
+        try await credentials(for: APIRequest(method: .get, path: "/realtime/socket", auth: .optionalBearer)).token
     }
 
-    /// The bearer token to send with `request`: none for key-only requests, the stored one
-    /// otherwise, refreshed first when it is known to be about to expire.
-    private func accessToken(for request: APIRequest) async throws -> String? {
-        guard request.auth == .bearer || request.auth == .optionalBearer else { return nil }
+    /// The bearer token to send with `request` (none for key-only requests, the stored one
+    /// otherwise, refreshed first when it is known to be about to expire), and the stored
+    /// session it comes from.
+    private func credentials(for request: APIRequest) async throws -> (token: String?, session: StoredSession?) {
+        guard request.auth == .bearer || request.auth == .optionalBearer else { return (nil, nil) }
         if let accessTokenProvider {
             do {
-                return try await accessTokenProvider()
+                return (try await accessTokenProvider(), nil)
             } catch {
                 if Self.isCancellation(error) { throw CancellationError() }
                 throw SelfDBError.authenticationError("the access token provider failed: \(error)")
@@ -270,15 +297,20 @@ public final class APIClient: Sendable {
             if request.auth == .bearer {
                 throw SelfDBError.authenticationError("\(request.method.rawValue) \(request.path) needs a signed-in user; call auth.login first")
             }
-            return nil
+            return (nil, nil)
         }
         if let expiresAt = session.expiresAt, expiresAt.timeIntervalSinceNow < configuration.refreshLeeway,
             session.refreshToken != nil, let refresher
         {
             configuration.logger.info("refreshing the access token before it expires")
-            session = try await sessions.refresh(replacing: session.accessToken) { refreshToken in try await refresher(self, refreshToken) }
+            do {
+                session = try await sessions.refresh(replacing: session) { refreshToken in try await refresher(self, refreshToken) }
+            } catch let error as SelfDBError where expiresAt.timeIntervalSinceNow > 0 && !SessionCoordinator.isRefusal(error) {
+                // Not yet expired: the token still serves while the refresh cannot be made.
+                configuration.logger.info("the refresh before expiry failed (\(RequestLog.kind(of: error))); the current token still serves")
+            }
         }
-        return session.accessToken
+        return (session.accessToken, session)
     }
 
     /// The URL request for `request`, with the API key and `accessToken` when its auth needs them.

@@ -32,25 +32,3 @@ public struct StoredSession: Sendable, Hashable, Codable {
         self.init(accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, expiresAt: tokens.expiresIn.map { now.addingTimeInterval(TimeInterval($0)) })
     }
 }
-
-/// Where a client keeps its session between calls (and, for a persistent store, launches).
-public protocol TokenStore: Sendable {
-    /// The stored session, if any.
-    func load() async -> StoredSession?
-    /// Replaces the stored session; `nil` signs out.
-    func save(_ session: StoredSession?) async
-}
-
-/// Keeps the session in memory: the default.
-public actor InMemoryTokenStore: TokenStore {
-    private var session: StoredSession?
-
-    /// Creates an empty store, or one holding `session`.
-    public init(_ session: StoredSession? = nil) {
-        self.session = session
-    }
-
-    public func load() -> StoredSession? { session }
-
-    public func save(_ session: StoredSession?) { self.session = session }
-}
