@@ -307,8 +307,18 @@ let package = Package(
         ),
         .testTarget(
             name: "SelfDBClientTests",
-            dependencies: ["SelfDB", "SelfDBEmulator", "SelfDBTestSupport", "FlakyServerSupport", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "SelfDB", "SelfDBEmulator", "SelfDBTestSupport", "FlakyServerSupport", "selfdb-session-helper",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             plugins: ["SelfDBCodegenPlugin"]
+        ),
+        // A process of an app sharing its session file with others, for the shared-session
+        // tests (several run at once; one is killed while it holds the refresh lock).
+        .executableTarget(
+            name: "selfdb-session-helper",
+            dependencies: ["SelfDB", "SelfDBRuntime"],
+            path: "Tests/SelfDBSessionHelper"
         ),
         .testTarget(
             name: "SelfDBStoreTests",
