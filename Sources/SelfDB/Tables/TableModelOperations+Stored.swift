@@ -4,7 +4,7 @@ import SelfDBRuntime
 extension SelfDB.Tables.Data {
     /// The row with `row`'s primary key as the server holds it now, or nil if the server has
     /// none that this user may change: what settles a write whose outcome is unknown
-    /// (``SelfDBError/outcomeIsUnknown``) before it is sent again. SelfDB rows have no unique
+    /// (`SelfDBError.outcomeIsUnknown`) before it is sent again. SelfDB rows have no unique
     /// key, so an insert sent twice is stored twice.
     ///
     /// The server is asked to set the key column to its own value (`PATCH … {"id": id}`): the

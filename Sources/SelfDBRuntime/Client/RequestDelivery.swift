@@ -47,6 +47,7 @@ public enum RequestDelivery: String, Sendable, Hashable, CustomStringConvertible
         }
     }
 
+    /// What the delivery means, for a log line or an error's text.
     public var description: String {
         switch self {
         case .notSent: "the request did not reach the server"

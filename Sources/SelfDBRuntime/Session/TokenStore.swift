@@ -54,7 +54,7 @@ public actor InMemoryTokenStore: TokenStore {
 }
 
 /// The store a client keeps its session in when the app gives none: the Keychain on Apple
-/// platforms (``KeychainTokenStore``, one item per server), so the app stays signed in across
+/// platforms (`KeychainTokenStore`, one item per server), so the app stays signed in across
 /// launches; memory elsewhere (``FileTokenStore`` persists it there).
 public func platformTokenStore(for baseURL: URL) -> any TokenStore {
     #if canImport(Security)
