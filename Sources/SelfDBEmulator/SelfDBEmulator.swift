@@ -292,6 +292,52 @@ public final class SelfDBEmulator: Sendable {
         set { services.realtime.acceptsConnections.withLock { $0 = newValue } }
     }
 
+    /// Whether the realtime service behind `/realtime/socket` is up (true unless a test turns it
+    /// off). Off, the emulator stands for a SelfDB whose Phoenix service is down: the backend
+    /// still accepts the WebSocket upgrade, then closes the socket at once (1011, "Proxy
+    /// error: …"), as SelfDB v0.0.5's proxy does. Sockets already open are closed too, as the
+    /// proxy's sockets close when Phoenix stops.
+    public var realtimeServiceIsUp: Bool {
+        get { services.realtime.serviceIsUp.current }
+        set {
+            services.realtime.serviceIsUp.withLock { $0 = newValue }
+            if !newValue { services.realtime.closeAll(code: .unexpectedServerError) }
+        }
+    }
+
+    /// How late the `phx_close` that ends a channel (after a leave, or a second join of a
+    /// joined topic) follows its reply; zero unless a test plays SelfDB's real service, where
+    /// the close comes from the ended channel's process and can arrive after the next join's
+    /// reply.
+    public var realtimeChannelCloseDelay: Duration {
+        get { services.realtime.channelCloseDelay.current }
+        set { services.realtime.channelCloseDelay.withLock { $0 = newValue } }
+    }
+
+    /// WebSocket upgrades of `/realtime/socket` accepted since the start, including those the
+    /// emulator closed at once because ``realtimeServiceIsUp`` was off: a client's connection
+    /// attempts.
+    public var realtimeUpgradeCount: Int {
+        services.realtime.upgradesAccepted.current
+    }
+
+    /// `phx_join` frames of `table:` topics received since the start, on every socket.
+    public var realtimeJoinCount: Int {
+        services.realtime.joinsReceived.current
+    }
+
+    /// How many open realtime sockets have joined `topic` (e.g. `table:todos`).
+    public func realtimeSubscriberCount(topic: String) -> Int {
+        services.realtime.joinedCount(topic: topic)
+    }
+
+    /// Ends `topic`'s channel on every socket that joined it, as SelfDB's Phoenix service does
+    /// when the channel's process crashes (`crashed`: `phx_error`) or the server closes it
+    /// (`phx_close`); the frame carries the join's refs (none on V1). A client must join again.
+    public func endRealtimeChannels(topic: String, crashed: Bool) {
+        services.realtime.endChannels(topic: topic, event: crashed ? "phx_error" : "phx_close")
+    }
+
     /// Sends `text` unchanged as a text frame on every open realtime socket, e.g. a malformed
     /// frame to see how a client copes.
     public func sendRawRealtimeFrame(_ text: String) {

@@ -194,4 +194,77 @@ struct RealtimeTests {
         #expect(await socket.waitUntilClosed())
         await socket.close()
     }
+
+    // Phoenix's answers the SDK depends on (SelfDB's real service, measured with
+    // ../shared/kits/real-realtime): a second join closes the first, a leave ends with a close,
+    // and with the service down the backend accepts the upgrade and closes the socket.
+
+    @Test("a second V1 join of a joined topic is answered, then the first join is closed (no ref)")
+    func duplicateV1JoinClosesTheFirst() async throws {
+        try await withEmulator { emulator, _ in
+            let socket = try await RealtimeSocket(url: Self.socketURL(emulator))
+            socket.send(["topic": "table:orders", "event": "phx_join", "payload": [:], "ref": "1"])
+            #expect(await socket.nextJSON()?["ref"] == "1")
+            socket.send(["topic": "table:orders", "event": "phx_join", "payload": [:], "ref": "2"])
+            let reply = await socket.nextJSON()
+            #expect(reply?["event"] == "phx_reply")
+            #expect(reply?["ref"] == "2")
+            #expect(await socket.nextJSON() == ["topic": "table:orders", "event": "phx_close", "payload": [:], "ref": nil])
+            await socket.close()
+        }
+    }
+
+    @Test("a second V2 join closes the first with the first's join_ref")
+    func duplicateV2JoinClosesTheFirst() async throws {
+        try await withEmulator { emulator, _ in
+            let socket = try await RealtimeSocket(url: Self.socketURL(emulator, path: "/realtime/socket/websocket", query: "&vsn=2.0.0"))
+            socket.send(.array(["1", "1", "table:orders", "phx_join", [:]]))
+            #expect(await socket.nextJSON()?.arrayValue?[3] == "phx_reply")
+            socket.send(.array(["2", "2", "table:orders", "phx_join", [:]]))
+            let reply = try #require(await socket.nextJSON()?.arrayValue)
+            #expect(reply[0] == "2")
+            #expect(reply[3] == "phx_reply")
+            #expect(await socket.nextJSON() == ["1", "1", "table:orders", "phx_close", [:]])
+            await socket.close()
+        }
+    }
+
+    @Test("a leave is answered, then the channel is closed")
+    func leaveEndsWithAClose() async throws {
+        try await withEmulator { emulator, _ in
+            let socket = try await RealtimeSocket(url: Self.socketURL(emulator))
+            socket.send(["topic": "table:orders", "event": "phx_join", "payload": [:], "ref": "1"])
+            #expect(await socket.nextJSON()?["ref"] == "1")
+            socket.send(["topic": "table:orders", "event": "phx_leave", "payload": [:], "ref": "2"])
+            #expect(await socket.nextJSON()?["ref"] == "2")
+            #expect(await socket.nextJSON()?["event"] == "phx_close")
+            // A leave of a topic not joined has nothing to close.
+            socket.send(["topic": "table:other", "event": "phx_leave", "payload": [:], "ref": "3"])
+            #expect(await socket.nextJSON()?["ref"] == "3")
+            socket.send(["topic": "phoenix", "event": "heartbeat", "payload": [:], "ref": "4"])
+            #expect(await socket.nextJSON()?["ref"] == "4")
+            await socket.close()
+        }
+    }
+
+    @Test("with the realtime service down, the upgrade succeeds and the socket is closed at once; open sockets close too")
+    func serviceDownClosesAfterUpgrade() async throws {
+        try await withEmulator { emulator, _ in
+            let open = try await RealtimeSocket(url: Self.socketURL(emulator))
+            open.send(["topic": "phoenix", "event": "heartbeat", "payload": [:], "ref": "1"])
+            #expect(await open.nextJSON() != nil)
+            emulator.realtimeServiceIsUp = false
+            #expect(await open.waitUntilClosed())
+            // The upgrade itself succeeds (the initializer throws when it does not).
+            let refused = try await RealtimeSocket(url: Self.socketURL(emulator))
+            #expect(await refused.waitUntilClosed())
+            emulator.realtimeServiceIsUp = true
+            let back = try await RealtimeSocket(url: Self.socketURL(emulator))
+            back.send(["topic": "phoenix", "event": "heartbeat", "payload": [:], "ref": "1"])
+            #expect(await back.nextJSON()?["ref"] == "1")
+            await open.close()
+            await refused.close()
+            await back.close()
+        }
+    }
 }

@@ -11,6 +11,14 @@ struct RealtimeConnection: Sendable {
     let idleTimeout: Duration
 
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async {
+        hub.upgradesAccepted.withLock { $0 += 1 }
+        guard hub.serviceIsUp.current else {
+            // SelfDB's backend accepts the upgrade, then fails to reach Phoenix (a refused
+            // connection takes it a few milliseconds) and closes.
+            try? await Task.sleep(for: .milliseconds(5))
+            try? await outbound.close(.unexpectedServerError, reason: "Proxy error: [Errno 111] Connect call failed ('127.0.0.1', 59999)")
+            return
+        }
         let id = UUID()
         let (outbox, continuation) = AsyncStream<RealtimeHub.Outbound>.makeStream()
         hub.register(id, serializer: serializer, outbox: continuation)
@@ -57,8 +65,19 @@ struct RealtimeConnection: Sendable {
                     outbox.yield(.close(.unacceptableData))
                     return
                 }
+                let closeDelay = hub.channelCloseDelay.current
                 for reply in handle(frame, id: id) {
-                    outbox.yield(.text(serializer.encode(reply)))
+                    let text = serializer.encode(reply)
+                    guard reply.event == "phx_close", closeDelay > .zero else {
+                        outbox.yield(.text(text))
+                        continue
+                    }
+                    // Phoenix's close comes from the ended channel's own process, and can
+                    // come after frames sent later (the next join's reply).
+                    Task {
+                        try? await Task.sleep(for: closeDelay)
+                        outbox.yield(.text(text))
+                    }
                 }
             }
         } catch {
@@ -96,6 +115,11 @@ struct RealtimeConnection: Sendable {
         )
     }
 
+    /// The `phx_close` Phoenix sends when a channel ends: `ref` and `join_ref` are the join's.
+    private func close(_ topic: String, joinRef: JSONValue) -> PhoenixMessage {
+        PhoenixMessage(joinRef: joinRef, ref: joinRef, topic: topic, event: "phx_close", payload: .object(JSONObject()))
+    }
+
     private func handle(_ frame: PhoenixMessage, id: UUID) -> [PhoenixMessage] {
         switch (frame.topic, frame.event) {
         case ("phoenix", "heartbeat"):
@@ -104,11 +128,15 @@ struct RealtimeConnection: Sendable {
             guard frame.topic.hasPrefix("table:"), frame.topic.count > "table:".count else {
                 return [reply(to: frame, status: "error", response: ["reason": "unmatched topic"])]
             }
-            hub.join(id, topic: frame.topic, joinRef: frame.joinRef.isNull ? frame.ref : frame.joinRef)
-            return [reply(to: frame, status: "ok")]
+            // Phoenix answers a join of a topic the socket has joined by closing the earlier
+            // channel: its `phx_close` follows the new join's reply (Phoenix.Socket's
+            // duplicate-join path). A V1 join has no `join_ref`, so neither has that close.
+            guard let earlier = hub.join(id, topic: frame.topic, joinRef: frame.joinRef) else { return [reply(to: frame, status: "ok")] }
+            return [reply(to: frame, status: "ok"), close(frame.topic, joinRef: earlier)]
         case (_, "phx_leave"):
-            hub.leave(id, topic: frame.topic)
-            return [reply(to: frame, status: "ok")]
+            // Left, the channel ends and Phoenix says so after the leave's reply.
+            guard let ended = hub.leave(id, topic: frame.topic) else { return [reply(to: frame, status: "ok")] }
+            return [reply(to: frame, status: "ok"), close(frame.topic, joinRef: ended)]
         default:
             return []
         }

@@ -26,6 +26,16 @@ final class RealtimeHub: Sendable {
     /// Test hook: when false, WebSocket upgrades are refused (a server whose realtime service
     /// is not reachable).
     let acceptsConnections = Locked(true)
+    /// Test hook: when false, the realtime service behind the socket is down: an upgrade
+    /// succeeds and the socket is closed at once, as SelfDB's backend proxy does.
+    let serviceIsUp = Locked(true)
+    /// Test hook: how late the `phx_close` of a channel ended by a leave or a second join is
+    /// sent (zero: right after the reply), to play the order Phoenix can deliver them in.
+    let channelCloseDelay = Locked(Duration.zero)
+    /// Test counters since the start: WebSocket upgrades accepted (sockets closed at once
+    /// included), and `phx_join` frames received.
+    let upgradesAccepted = Locked(0)
+    let joinsReceived = Locked(0)
 
     func register(_ id: UUID, serializer: PhoenixSerializer, outbox: AsyncStream<Outbound>.Continuation) {
         subscribers.withLock { $0[id] = Subscriber(serializer: serializer, outbox: outbox, topics: [:]) }
@@ -35,12 +45,25 @@ final class RealtimeHub: Sendable {
         _ = subscribers.withLock { $0.removeValue(forKey: id) }
     }
 
-    func join(_ id: UUID, topic: String, joinRef: JSONValue) {
-        subscribers.withLock { $0[id]?.topics[topic] = joinRef }
+    /// Joins `topic` for socket `id`; the `join_ref` of the join it replaces, if the socket had
+    /// joined the topic already.
+    func join(_ id: UUID, topic: String, joinRef: JSONValue) -> JSONValue? {
+        joinsReceived.withLock { $0 += 1 }
+        return subscribers.withLock { all in
+            let earlier = all[id]?.topics[topic]
+            all[id]?.topics[topic] = joinRef
+            return earlier
+        }
     }
 
-    func leave(_ id: UUID, topic: String) {
-        _ = subscribers.withLock { $0[id]?.topics.removeValue(forKey: topic) }
+    /// Leaves `topic` for socket `id`; the `join_ref` of the join it ends, if it was joined.
+    func leave(_ id: UUID, topic: String) -> JSONValue? {
+        subscribers.withLock { $0[id]?.topics.removeValue(forKey: topic) }
+    }
+
+    /// How many open sockets have joined `topic`.
+    func joinedCount(topic: String) -> Int {
+        subscribers.withLock { all in all.values.filter { $0.topics[topic] != nil }.count }
     }
 
     /// Number of open realtime sockets.
@@ -74,6 +97,20 @@ final class RealtimeHub: Sendable {
         }
     }
 
+    /// Test hook: ends `topic`'s channel on every socket that joined it, as Phoenix does when a
+    /// channel process crashes (`phx_error`) or the server closes it (`phx_close`), with the
+    /// join's refs.
+    func endChannels(topic: String, event: String) {
+        subscribers.withLock { all in
+            for (id, subscriber) in all {
+                guard let joinRef = subscriber.topics[topic] else { continue }
+                all[id]?.topics[topic] = nil
+                let message = PhoenixMessage(joinRef: joinRef, ref: joinRef, topic: topic, event: event, payload: .object(JSONObject()))
+                subscriber.outbox.yield(.text(subscriber.serializer.encode(message)))
+            }
+        }
+    }
+
     /// Test hook: sends `text` as it is, as one text frame, to every open socket.
     func sendRaw(_ text: String) {
         subscribers.withLock { all in
@@ -84,10 +121,10 @@ final class RealtimeHub: Sendable {
     }
 
     /// Closes every socket (used when the emulator stops, so clients see a disconnect).
-    func closeAll() {
+    func closeAll(code: WebSocketErrorCode = .goingAway) {
         subscribers.withLock { all in
             for subscriber in all.values {
-                subscriber.outbox.yield(.close(.goingAway))
+                subscriber.outbox.yield(.close(code))
                 subscriber.outbox.finish()
             }
         }
