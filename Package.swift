@@ -338,7 +338,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SelfDBRealtimeTests",
-            dependencies: ["SelfDB", "SelfDBRealtime", "SelfDBEmulator", "SelfDBTestSupport"],
+            dependencies: ["SelfDB", "SelfDBRealtime", "SelfDBEmulator", "SelfDBTestSupport", "FlakyServerSupport"],
             plugins: ["SelfDBCodegenPlugin"]
         ),
         .testTarget(

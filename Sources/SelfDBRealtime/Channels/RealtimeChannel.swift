@@ -26,12 +26,16 @@ public final class RealtimeChannel: Sendable {
 
     private struct State {
         var handlers: [Handler] = []
+        /// Called on every join the server accepts, with the number of joins so far.
+        var joinHandlers: [(id: UUID, body: @Sendable (Int) -> Void)] = []
         /// `subscribe()` was called (and not `unsubscribe()`).
         var isSubscribed = false
         /// Typed streams reading this channel.
         var streamCount = 0
         /// The server accepted the join on the current socket.
         var isJoined = false
+        /// Joins the server accepted, on any socket.
+        var joins = 0
     }
 
     init(topic: String, client: RealtimeClient) {
@@ -47,7 +51,18 @@ public final class RealtimeChannel: Sendable {
         return self
     }
 
-    /// Joins the topic (`phx_join`) and waits for the server's answer.
+    /// Calls `handler` each time the channel is joined again after it was joined before: after
+    /// a reconnect, after the server ended the channel, after an unsubscribe. Changes made while
+    /// it was not joined were not delivered (the server does not replay them): fetch what
+    /// changed. Returns the channel, so registrations chain.
+    @discardableResult
+    public func onRejoin(_ handler: @escaping @Sendable () -> Void) -> RealtimeChannel {
+        addJoinHandler { joins in if joins > 1 { handler() } }
+        return self
+    }
+
+    /// Joins the topic (`phx_join`) and waits for the server's answer. Concurrent calls, and
+    /// calls while the channel is joined, share one join.
     ///
     /// - Throws: ``RealtimeError/notConnected`` before `connect()`,
     ///   ``RealtimeError/joinRefused(topic:reason:)`` when the server refuses,
@@ -82,6 +97,29 @@ public final class RealtimeChannel: Sendable {
 
     func setJoined(_ joined: Bool) {
         state.withLock { $0.isJoined = joined }
+    }
+
+    /// The server accepted a join: events flow, and the join handlers hear of it (before any
+    /// event of the new join is delivered: the client calls this on its executor, which also
+    /// delivers the events).
+    func joined() {
+        let (handlers, joins) = state.withLock { state -> ([@Sendable (Int) -> Void], Int) in
+            state.isJoined = true
+            state.joins += 1
+            return (state.joinHandlers.map(\.body), state.joins)
+        }
+        for handler in handlers { handler(joins) }
+    }
+
+    @discardableResult
+    func addJoinHandler(_ body: @escaping @Sendable (Int) -> Void) -> UUID {
+        let id = UUID()
+        state.withLock { $0.joinHandlers.append((id, body)) }
+        return id
+    }
+
+    func removeJoinHandler(_ id: UUID) {
+        state.withLock { $0.joinHandlers.removeAll { $0.id == id } }
     }
 
     @discardableResult

@@ -26,21 +26,30 @@ public actor RealtimeClient {
     public nonisolated let configuration: RealtimeConfiguration
     private nonisolated let baseURL: URL
     private let credentials: Credentials
-    private nonisolated let channels = Locked<[String: RealtimeChannel]>([:])
+    nonisolated let channels = Locked<[String: RealtimeChannel]>([:])
     private nonisolated let states = Broadcast<ConnectionState>(initial: .disconnected(.notStarted))
     private nonisolated let problemFeed = Broadcast<RealtimeError>()
 
-    private var socket: (any WebSocketConnection)?
+    var socket: (any WebSocketConnection)?
     /// Bumped for every socket, so work left over from an old socket recognises itself.
-    private var generation = 0
+    var generation = 0
     /// Between `connect()` and `disconnect()`: the client reconnects whenever the socket drops.
-    private var wantsConnection = false
+    var wantsConnection = false
     private var opening: Task<Void, any Error>?
     private var heartbeat: Task<Void, Never>?
-    private var reconnecting: Task<Void, Never>?
+    var reconnecting: Task<Void, Never>?
     private var pendingHeartbeat: String?
     private var replies: [String: ReplyWaiter] = [:]
     private var lastRef = 0
+    /// What the server holds of each topic on the current socket.
+    var memberships: [String: ChannelMembership] = [:]
+    /// Connection attempts since a socket last proved healthy (a join or a heartbeat answered):
+    /// the backoff's step, which a socket that opens and dies at once does not reset.
+    var failedAttempts = 0
+    /// Whether the current socket proved healthy.
+    var isProvenHealthy = false
+    /// Follow the reconnect triggers while connected.
+    var triggerWatchers: [Task<Void, Never>] = []
 
     /// The current state (also delivered by ``stateUpdates()``).
     public private(set) var state: ConnectionState = .disconnected(.notStarted)
@@ -69,6 +78,7 @@ public actor RealtimeClient {
             if socket == nil { wantsConnection = false }
             throw error
         }
+        watchReconnectTriggers()
     }
 
     /// Closes the socket and stops reconnecting. Subscribed channels keep their handlers and
@@ -77,6 +87,7 @@ public actor RealtimeClient {
     /// Declared `throws` for the design note's `try await`; it does not fail today.
     public func disconnect() async throws {
         wantsConnection = false
+        stopWatchingReconnectTriggers()
         let wasReconnecting = reconnecting != nil
         reconnecting?.cancel()
         reconnecting = nil
@@ -139,7 +150,7 @@ public actor RealtimeClient {
     }
 
     /// Opens a socket unless one is open or opening (concurrent callers share one attempt).
-    private func open() async throws {
+    func open() async throws {
         if socket != nil { return }
         if let opening {
             return try await opening.value
@@ -179,10 +190,20 @@ public actor RealtimeClient {
         let current = generation
         socket = connection
         pendingHeartbeat = nil
+        isProvenHealthy = false
+        memberships = [:]
         configuration.logger.info("realtime connected (socket \(current))")
         publish(.connected)
         Task { await self.read(connection, generation: current) }
         heartbeat = Task { await self.beat(generation: current) }
+        // A heartbeat at once: its answer proves the socket (a proxy that cannot reach the
+        // service accepts the upgrade and closes it, and such a socket must not reset the
+        // backoff).
+        Task { await self.sendHeartbeat(generation: current) }
+        // A socket that proves nothing within a reply's time is dead (a close frame that never
+        // arrived, a proxy holding a socket it cannot serve): dropped, it counts as a failed
+        // attempt, instead of waiting for the next heartbeat.
+        Task { await self.requireProof(generation: current) }
         for channel in channels.current.values where channel.isWanted {
             Task { await self.rejoin(channel) }
         }
@@ -198,6 +219,7 @@ public actor RealtimeClient {
         pendingHeartbeat = nil
         for waiter in replies.values { waiter.fail(RealtimeError.disconnected) }
         replies.removeAll()
+        memberships = [:]
         for channel in channels.current.values { channel.setJoined(false) }
         publish(.disconnected(reason))
     }
@@ -209,33 +231,6 @@ public actor RealtimeClient {
         Task { await connection.close() }
         guard wantsConnection, reconnecting == nil else { return }
         reconnecting = Task { await self.reconnect() }
-    }
-
-    private func reconnect() async {
-        var attempt = 0
-        while wantsConnection, socket == nil, !Task.isCancelled {
-            let delay = configuration.reconnectBackoff.delay(attempt: attempt)
-            configuration.logger.info("realtime reconnecting in \(delay) (attempt \(attempt + 1))")
-            do {
-                try await Task.sleep(for: delay)
-            } catch {
-                break
-            }
-            guard wantsConnection, socket == nil else { break }
-            do {
-                try await open()
-                break
-            } catch let error as RealtimeError where error.isPermanent {
-                // Nothing a later attempt could change.
-                wantsConnection = false
-                break
-            } catch {
-                attempt += 1
-            }
-        }
-        // A cancelled loop was cleared by whoever cancelled it (connect() or disconnect()), and
-        // the slot may already hold the loop of a later drop, which must keep running.
-        if !Task.isCancelled { reconnecting = nil }
     }
 
     private func publish(_ newState: ConnectionState) {
@@ -278,18 +273,15 @@ public actor RealtimeClient {
         case "phx_reply":
             if frame.topic == "phoenix", frame.ref != nil, frame.ref == pendingHeartbeat {
                 pendingHeartbeat = nil
+                provedHealthy()
             } else if let ref = frame.ref, let waiter = replies.removeValue(forKey: ref) {
                 waiter.succeed(frame.payload)
             }
-        case "phx_error":
-            guard let channel = channels.current[frame.topic], channel.isJoined else { return }
-            channel.setJoined(false)
-            report(.channelError(topic: frame.topic))
-            Task { await self.rejoin(channel) }
-        case "phx_close":
-            channels.current[frame.topic]?.setJoined(false)
+        case "phx_error", "phx_close":
+            channelEnded(topic: frame.topic, ref: frame.joinRef ?? frame.ref, isClose: frame.event == "phx_close")
         default:
             guard let channel = channels.current[frame.topic] else { return }
+            channelDelivered(topic: frame.topic)
             do {
                 channel.deliver(try RealtimePayload(frameEvent: frame.event, topic: frame.topic, payload: frame.payload))
             } catch {
@@ -305,35 +297,48 @@ public actor RealtimeClient {
             } catch {
                 return
             }
-            guard current == generation, let connection = socket else { return }
+            guard current == generation, socket != nil else { return }
             if pendingHeartbeat != nil {
                 configuration.logger.warning("realtime heartbeat unanswered; dropping the socket")
                 connectionLost(generation: current, reason: .heartbeatTimeout)
                 return
             }
-            let ref = nextRef()
-            pendingHeartbeat = ref
-            configuration.logger.trace("realtime heartbeat \(ref)")
-            do {
-                try await connection.send(configuration.serializer.encode(PhoenixMessage(ref: ref, topic: "phoenix", event: "heartbeat")))
-            } catch {
-                connectionLost(generation: current, reason: .connectionLost(String(describing: error)))
-                return
-            }
+            await sendHeartbeat(generation: current)
         }
     }
 
-    private func nextRef() -> String {
+    private func requireProof(generation current: Int) async {
+        try? await Task.sleep(for: configuration.replyTimeout)
+        guard current == generation, socket != nil, !isProvenHealthy else { return }
+        configuration.logger.warning("realtime socket answered nothing within the reply timeout; dropping it")
+        connectionLost(generation: current, reason: .heartbeatTimeout)
+    }
+
+    /// Sends a heartbeat on socket `current`, whose answer is awaited by the next beat.
+    private func sendHeartbeat(generation current: Int) async {
+        guard current == generation, let connection = socket, pendingHeartbeat == nil else { return }
+        let ref = nextRef()
+        pendingHeartbeat = ref
+        configuration.logger.trace("realtime heartbeat \(ref)")
+        do {
+            try await connection.send(configuration.serializer.encode(PhoenixMessage(ref: ref, topic: "phoenix", event: "heartbeat")))
+        } catch {
+            connectionLost(generation: current, reason: .connectionLost(String(describing: error)))
+        }
+    }
+
+    func nextRef() -> String {
         lastRef += 1
         return String(lastRef)
     }
 
     // MARK: - Channels
 
-    /// Sends `event` on `topic` and waits for its `phx_reply`; returns the reply's `response`.
-    private func request(_ event: String, topic: String) async throws -> (status: String, response: JSONValue) {
+    /// Sends `event` on `topic` (with `ref`, a new one by default) and waits for its
+    /// `phx_reply`; returns the reply's `response`.
+    func request(_ event: String, topic: String, ref: String? = nil, joinRef: String? = nil) async throws -> (status: String, response: JSONValue) {
         guard let connection = socket else { throw RealtimeError.notConnected }
-        let ref = nextRef()
+        let ref = ref ?? nextRef()
         let waiter = ReplyWaiter()
         replies[ref] = waiter
         let timeout = configuration.replyTimeout
@@ -345,7 +350,7 @@ public actor RealtimeClient {
             timer.cancel()
             replies[ref] = nil
         }
-        let message = PhoenixMessage(joinRef: event == "phx_join" ? ref : nil, ref: ref, topic: topic, event: event)
+        let message = PhoenixMessage(joinRef: joinRef ?? (event == "phx_join" ? ref : nil), ref: ref, topic: topic, event: event)
         do {
             try await connection.send(configuration.serializer.encode(message))
         } catch {
@@ -354,39 +359,6 @@ public actor RealtimeClient {
         let payload = try await waiter.value()
         let status = payload["status"]?.stringValue ?? "error"
         return (status, payload["response"] ?? .object([:]))
-    }
-
-    func join(_ channel: RealtimeChannel) async throws {
-        guard !channel.isJoined else { return }
-        let reply = try await request("phx_join", topic: channel.topic)
-        guard reply.status == "ok" else {
-            configuration.logger.error("realtime join of \(channel.topic) refused")
-            throw RealtimeError.joinRefused(topic: channel.topic, reason: reply.response["reason"]?.stringValue ?? "\(reply.status) \(reply.response)")
-        }
-        configuration.logger.info("realtime joined \(channel.topic)")
-        channel.setJoined(true)
-    }
-
-    func leave(_ channel: RealtimeChannel) async throws {
-        guard channel.isJoined else { return }
-        // Silent from now on, even if the server still pushes before it handles the leave.
-        channel.setJoined(false)
-        guard socket != nil else { return }
-        _ = try await request("phx_leave", topic: channel.topic)
-    }
-
-    /// Joins a wanted channel on a new socket; failures go to ``problems()``.
-    private func rejoin(_ channel: RealtimeChannel) async {
-        guard channel.isWanted else { return }
-        do {
-            try await join(channel)
-        } catch RealtimeError.disconnected {
-            // The socket dropped again; the next one rejoins.
-        } catch let error as RealtimeError {
-            report(error)
-        } catch {
-            report(.connectionFailed(String(describing: error)))
-        }
     }
 }
 

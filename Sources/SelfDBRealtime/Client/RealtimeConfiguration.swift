@@ -10,12 +10,17 @@ public struct RealtimeConfiguration: Sendable {
     /// How often a heartbeat is sent. A heartbeat still unanswered when the next is due means
     /// the connection is dead: the socket is closed and the client reconnects.
     public var heartbeatInterval: Duration
-    /// How long a join or leave waits for its reply.
+    /// How long a join or leave waits for its reply, and how long a new socket has to prove
+    /// healthy (its first heartbeat or a join answered) before it is dropped as dead.
     public var replyTimeout: Duration
     /// Delays between reconnect attempts.
     public var reconnectBackoff: ReconnectBackoff
     /// Opens WebSockets (URLSession on Apple platforms, swift-websocket's NIO client on Linux).
     public var connector: any WebSocketConnector
+    /// What makes a dropped socket try again at once instead of at the end of its backoff: by
+    /// default, on Apple platforms, the network path returning and the app coming back to the
+    /// foreground (``platformReconnectTriggers()``); none elsewhere.
+    public var reconnectTriggers: [any ReconnectTrigger]
     /// Where the client reports connects, joins, reconnects (info) and heartbeats (trace).
     /// Never the socket URL (it carries the API key and token). Silent by default.
     public var logger: Logger
@@ -27,9 +32,11 @@ public struct RealtimeConfiguration: Sendable {
         replyTimeout: Duration = .seconds(10),
         reconnectBackoff: ReconnectBackoff = ReconnectBackoff(),
         connector: any WebSocketConnector = PlatformWebSocketConnector(),
+        reconnectTriggers: [any ReconnectTrigger] = platformReconnectTriggers(),
         logger: Logger = .selfdbDisabled
     ) {
         self.logger = logger
+        self.reconnectTriggers = reconnectTriggers
         self.serializer = serializer
         self.heartbeatInterval = heartbeatInterval
         self.replyTimeout = replyTimeout
@@ -50,7 +57,8 @@ public struct ReconnectBackoff: Sendable, Hashable {
     /// Fraction of each delay that is random: 0.5 waits between 50% and 100% of it.
     public var jitter: Double
 
-    /// 0.5 s doubling up to 30 s, half of it random.
+    /// 0.5 s doubling up to 30 s, half of it random. A socket that opens and dies before it
+    /// proves healthy (a join or heartbeat answered) counts as a failed attempt.
     public init(initial: Duration = .milliseconds(500), maximum: Duration = .seconds(30), multiplier: Double = 2, jitter: Double = 0.5) {
         self.initial = initial
         self.maximum = maximum
