@@ -23,16 +23,27 @@ extension SelfDBCache {
     ///
     /// The table must be realtime-enabled (a table model with `realtime: true` is created
     /// that way). Items with a pending local mutation are left alone, as with
-    /// ``apply(change:insertingInto:at:)``. Reconnects and re-joins are the realtime client's
-    /// business; changes made while the socket was down are caught up by the next `reload()`.
+    /// ``apply(change:insertingInto:at:)``.
+    ///
+    /// Reconnects and re-joins are the realtime client's business, but the changes made while
+    /// the channel was not joined are not delivered (the server does not replay them): after
+    /// every rejoin (`TableFeedEvent.mayHaveMissedChanges`), the live fetchers of `Row`
+    /// reload from the server, as ``reload(_:except:)`` asks, so what they show equals the
+    /// server's rows again without app code. A view with no live fetcher is fetched when a
+    /// fetcher next shows it, as its strategy says.
     ///
     /// - Throws: the realtime client's errors (`RealtimeError.notConnected` before `connect()`,
     ///   a refused join), or a cache error while applying a change; `CacheError.invalidArgument`
     ///   for a cache opened without a client.
     public func followRealtime<Row: TableModel>(_ type: Row.Type, insertingInto views: [String] = [], at position: InsertPosition = .prepend) async throws {
-        let changes = try await client(for: Row.self).realtime.changes(Row.self)
-        for await change in changes {
-            try apply(change: CacheChange(change), insertingInto: views, at: position)
+        let feed = try await client(for: Row.self).realtime.changeFeed(Row.self)
+        for await event in feed {
+            switch event {
+            case .change(let change):
+                try apply(change: CacheChange(change), insertingInto: views, at: position)
+            case .mayHaveMissedChanges:
+                reload(Row.self)
+            }
         }
     }
 }
