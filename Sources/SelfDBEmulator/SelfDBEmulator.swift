@@ -293,16 +293,24 @@ public final class SelfDBEmulator: Sendable {
     }
 
     /// Whether the realtime service behind `/realtime/socket` is up (true unless a test turns it
-    /// off). Off, the emulator stands for a SelfDB whose Phoenix service is down: the backend
-    /// still accepts the WebSocket upgrade, then closes the socket at once (1011, "Proxy
-    /// error: …"), as SelfDB v0.0.5's proxy does. Sockets already open are closed too, as the
-    /// proxy's sockets close when Phoenix stops.
+    /// off). Off, the emulator stands for a SelfDB whose Phoenix service is down, as SelfDB
+    /// v0.0.5's proxy (`endpoints/realtime.py`) behaves: a WebSocket upgrade still succeeds,
+    /// then the socket is closed at once (1011, "Proxy error: …"); a socket that was open when
+    /// the service went away stays open and silent (no reply, no event, ever: the proxy stops
+    /// forwarding and never closes it), which only a client's heartbeat can tell.
+    /// ``dropRealtimeSockets()`` closes those as a network cut would.
     public var realtimeServiceIsUp: Bool {
         get { services.realtime.serviceIsUp.current }
         set {
             services.realtime.serviceIsUp.withLock { $0 = newValue }
-            if !newValue { services.realtime.closeAll(code: .unexpectedServerError) }
+            if !newValue { services.realtime.silenceAll() }
         }
+    }
+
+    /// Closes every open realtime socket (1001, going away), as a lost network does; the
+    /// server carries on and accepts new sockets.
+    public func dropRealtimeSockets() {
+        services.realtime.closeAll(code: .goingAway)
     }
 
     /// How late the `phx_close` that ends a channel (after a leave, or a second join of a

@@ -61,6 +61,8 @@ struct RealtimeConnection: Sendable {
         do {
             for try await message in inbound.messages(maxSize: 1 << 20) {
                 lastHeard.withLock { $0 = .now }
+                // The proxy forwards to a service that is gone: nothing comes back.
+                if hub.isSilenced(id) { continue }
                 guard case .text(let text) = message, let frame = serializer.decode(text) else {
                     outbox.yield(.close(.unacceptableData))
                     return

@@ -18,6 +18,9 @@ final class RealtimeHub: Sendable {
         var outbox: AsyncStream<Outbound>.Continuation
         /// Joined topics and the `join_ref` each was joined with.
         var topics: [String: JSONValue]
+        /// The service behind the socket went away while it was open: SelfDB's proxy keeps
+        /// such a socket open and nothing answers on it any more.
+        var isSilenced = false
     }
 
     private let subscribers = Locked<[UUID: Subscriber]>([:])
@@ -59,6 +62,21 @@ final class RealtimeHub: Sendable {
     /// Leaves `topic` for socket `id`; the `join_ref` of the join it ends, if it was joined.
     func leave(_ id: UUID, topic: String) -> JSONValue? {
         subscribers.withLock { $0[id]?.topics.removeValue(forKey: topic) }
+    }
+
+    /// The service behind every open socket goes away: each stays open, silent.
+    func silenceAll() {
+        subscribers.withLock { all in
+            for id in all.keys {
+                all[id]?.isSilenced = true
+                all[id]?.topics = [:]
+            }
+        }
+    }
+
+    /// Whether nothing answers on socket `id` any more.
+    func isSilenced(_ id: UUID) -> Bool {
+        subscribers.withLock { $0[id]?.isSilenced ?? true }
     }
 
     /// How many open sockets have joined `topic`.
