@@ -76,11 +76,15 @@ public final class RealtimeServer: Sendable {
         }
     }
 
-    /// Takes the realtime service down (`false`: open sockets close, new ones are closed once
-    /// upgraded) or brings it back.
+    /// Takes the realtime service down (`false`: new sockets are closed once upgraded) or
+    /// brings it back. On a real SelfDB an open socket stays open and silent until the
+    /// client's heartbeat finds it dead; on the emulator the open sockets are dropped as well
+    /// (a network cut at the same moment), so a scaled-down outage starts at once; the silent
+    /// socket is tested on its own (`answersRealtimeHeartbeats`, `realtimeServiceIsUp`).
     public func setServiceUp(_ up: Bool) async throws {
         if let emulator {
             emulator.realtimeServiceIsUp = up
+            if !up { emulator.dropRealtimeSockets() }
             return
         }
         guard let commands else { return }

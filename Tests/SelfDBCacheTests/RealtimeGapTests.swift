@@ -14,8 +14,11 @@ struct RealtimeGapTests {
     func viewCatchesUpAfterAnOutage(backend: RealtimeBackend) async throws {
         try await RealtimeServer.run(backend) { server in
             try await server.prepareTable(Chore.self)
+            // Heartbeats every 5 s: a real SelfDB leaves the socket open and silent when its
+            // realtime service stops, and only a heartbeat finds that out.
             let realtime = RealtimeConfiguration(
                 serializer: .v1,
+                heartbeatInterval: .seconds(5),
                 replyTimeout: .seconds(5),
                 reconnectBackoff: ReconnectBackoff(initial: .milliseconds(200), maximum: .seconds(2)),
                 reconnectTriggers: []

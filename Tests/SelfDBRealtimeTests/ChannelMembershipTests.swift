@@ -142,6 +142,53 @@ struct ChannelMembershipTests {
     }
 }
 
+/// The same against a real SelfDB (whose Phoenix answers a second join by closing the first,
+/// its V1 close arriving after the second join's reply), when one is named.
+@Suite("channels that stay joined, on any backend")
+struct ChannelMembershipBackendTests {
+    @Test("concurrent subscribes and streams, then twenty unsubscribe/subscribe in a row: joined, every event once per handler", arguments: RealtimeBackend.all)
+    func staysJoined(backend: RealtimeBackend) async throws {
+        try await RealtimeServer.run(backend) { server in
+            try await server.prepareTable(Note.self)
+            let (selfdb, user) = try await server.newUser(realtime: RealtimeFixture.configuration(.v1))
+            let realtime = selfdb.realtime
+            try await realtime.connect()
+            let channel = realtime.channel("table:realtime_notes")
+            let received = Inbox<RealtimePayload>()
+            channel.on(.insert) { received.append($0) }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<10 { group.addTask { try await channel.subscribe() } }
+                try await group.waitForAll()
+            }
+            let streams = try await withThrowingTaskGroup(of: AsyncStream<TableChange<Note>>.self) { group in
+                for _ in 0..<2 { group.addTask { try await realtime.changes(Note.self) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            let readers = streams.map { Inbox<TableChange<Note>>.collecting($0) }
+            defer { for reader in readers { reader.1.cancel() } }
+            #expect(channel.isJoined)
+            let device = try await server.otherDevice(of: user)
+            let first = try await device.tables.data.insert(Note(id: UUID(), body: "first", rank: 1, userId: user.id))
+            _ = try await received.first { $0.new?["body"] == "first" }
+            for reader in readers { _ = try await reader.0.first { $0 == .insert(first) } }
+
+            for _ in 0..<20 {
+                try await channel.unsubscribe()
+                try await channel.subscribe()
+            }
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(channel.isJoined)
+            let last = try await device.tables.data.insert(Note(id: UUID(), body: "last", rank: 2, userId: user.id))
+            _ = try await received.first { $0.new?["body"] == "last" }
+            for reader in readers { _ = try await reader.0.first { $0 == .insert(last) } }
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(received.all.compactMap { $0.new?["body"]?.stringValue } == ["first", "last"])
+            for reader in readers { #expect(reader.0.all == [.insert(first), .insert(last)]) }
+            try await realtime.disconnect()
+        }
+    }
+}
+
 /// Waits (up to `limit`, polling) until `condition` holds.
 func waitUntil(_ what: String, within limit: Duration = .seconds(20), sourceLocation: SourceLocation = #_sourceLocation, _ condition: () throws -> Bool) async throws {
     let deadline = ContinuousClock.now + limit

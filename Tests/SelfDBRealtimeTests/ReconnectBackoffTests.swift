@@ -84,6 +84,38 @@ struct ReconnectBackoffTests {
         }
     }
 
+    @Test("the service goes away behind an open socket that stays open and silent (SelfDB's proxy): the heartbeat finds it, and the client is back with the service")
+    func silentSocket() async throws {
+        let configuration = RealtimeConfiguration(
+            serializer: .v1,
+            heartbeatInterval: .seconds(2),
+            replyTimeout: .seconds(2),
+            reconnectBackoff: ReconnectBackoff(initial: .milliseconds(100), maximum: .milliseconds(800)),
+            reconnectTriggers: []
+        )
+        try await RealtimeServer.run(.emulator) { server in
+            let emulator = try #require(server.emulator)
+            try await server.prepareTable(Note.self)
+            let (selfdb, user) = try await server.newUser(realtime: configuration)
+            let realtime = selfdb.realtime
+            let states = Inbox<ConnectionState>.collecting(realtime.stateUpdates())
+            defer { states.1.cancel() }
+            try await realtime.connect()
+            let channel = realtime.channel("table:realtime_notes")
+            try await channel.subscribe()
+            emulator.realtimeServiceIsUp = false
+            _ = try await states.0.first { $0 == .disconnected(.heartbeatTimeout) }
+            emulator.realtimeServiceIsUp = true
+            try await waitUntil("rejoined") { channel.isJoined }
+            let received = Inbox<RealtimePayload>()
+            channel.on(.insert) { received.append($0) }
+            let device = try await server.otherDevice(of: user)
+            _ = try await device.tables.data.insert(Note(id: UUID(), body: "back", rank: 1, userId: user.id))
+            #expect(try await received.first().new?["body"] == "back")
+            try await realtime.disconnect()
+        }
+    }
+
     @Test("a healthy socket starts the backoff again from its first delay")
     func healthyResets() async throws {
         let backoff = ReconnectBackoff(initial: .milliseconds(100), maximum: .seconds(2))

@@ -198,12 +198,8 @@ public actor RealtimeClient {
         heartbeat = Task { await self.beat(generation: current) }
         // A heartbeat at once: its answer proves the socket (a proxy that cannot reach the
         // service accepts the upgrade and closes it, and such a socket must not reset the
-        // backoff).
+        // backoff); unanswered within the reply timeout, the socket is dropped as dead.
         Task { await self.sendHeartbeat(generation: current) }
-        // A socket that proves nothing within a reply's time is dead (a close frame that never
-        // arrived, a proxy holding a socket it cannot serve): dropped, it counts as a failed
-        // attempt, instead of waiting for the next heartbeat.
-        Task { await self.requireProof(generation: current) }
         for channel in channels.current.values where channel.isWanted {
             Task { await self.rejoin(channel) }
         }
@@ -307,13 +303,6 @@ public actor RealtimeClient {
         }
     }
 
-    private func requireProof(generation current: Int) async {
-        try? await Task.sleep(for: configuration.replyTimeout)
-        guard current == generation, socket != nil, !isProvenHealthy else { return }
-        configuration.logger.warning("realtime socket answered nothing within the reply timeout; dropping it")
-        connectionLost(generation: current, reason: .heartbeatTimeout)
-    }
-
     /// Sends a heartbeat on socket `current`, whose answer is awaited by the next beat.
     private func sendHeartbeat(generation current: Int) async {
         guard current == generation, let connection = socket, pendingHeartbeat == nil else { return }
@@ -324,6 +313,16 @@ public actor RealtimeClient {
             try await connection.send(configuration.serializer.encode(PhoenixMessage(ref: ref, topic: "phoenix", event: "heartbeat")))
         } catch {
             connectionLost(generation: current, reason: .connectionLost(String(describing: error)))
+            return
+        }
+        // Unanswered within a reply's time, the socket is dead, without waiting for the next
+        // beat: SelfDB's proxy keeps a client's socket open when Phoenix behind it goes away,
+        // and nothing but a heartbeat can tell.
+        Task {
+            try? await Task.sleep(for: configuration.replyTimeout)
+            guard current == generation, pendingHeartbeat == ref else { return }
+            configuration.logger.warning("realtime heartbeat unanswered; dropping the socket")
+            connectionLost(generation: current, reason: .heartbeatTimeout)
         }
     }
 

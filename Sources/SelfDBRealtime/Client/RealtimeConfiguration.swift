@@ -7,11 +7,12 @@ public struct RealtimeConfiguration: Sendable {
     /// The frame format: ``PhoenixSerializer/v1`` for SelfDB (the default), ``PhoenixSerializer/v2``
     /// for standard Phoenix servers.
     public var serializer: PhoenixSerializer
-    /// How often a heartbeat is sent. A heartbeat still unanswered when the next is due means
-    /// the connection is dead: the socket is closed and the client reconnects.
+    /// How often a heartbeat is sent. A heartbeat unanswered after ``replyTimeout`` (or when
+    /// the next is due, if that comes first) means the connection is dead: the socket is closed
+    /// and the client reconnects.
     public var heartbeatInterval: Duration
-    /// How long a join or leave waits for its reply, and how long a new socket has to prove
-    /// healthy (its first heartbeat or a join answered) before it is dropped as dead.
+    /// How long a join, a leave or a heartbeat waits for its reply; a new socket that proves
+    /// nothing in that time (its first heartbeat or a join answered) is dropped as dead.
     public var replyTimeout: Duration
     /// Delays between reconnect attempts.
     public var reconnectBackoff: ReconnectBackoff
