@@ -19,15 +19,7 @@ struct ChannelMembershipTests {
             let received = Inbox<RealtimePayload>()
             channel.on(.insert) { received.append($0) }
             let joinsBefore = fixture.emulator.current.realtimeJoinCount
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for _ in 0..<20 { group.addTask { try await channel.subscribe() } }
-                try await group.waitForAll()
-            }
-            let streams = try await withThrowingTaskGroup(of: AsyncStream<TableChange<Note>>.self) { group in
-                for _ in 0..<2 { group.addTask { try await realtime.changes(Note.self) } }
-                return try await group.reduce(into: []) { $0.append($1) }
-            }
-            let readers = streams.map { Inbox<TableChange<Note>>.collecting($0) }
+            let readers = try await subscribeAtOnce(channel, times: 20, streams: 2, on: realtime)
             defer { for reader in readers { reader.1.cancel() } }
 
             #expect(fixture.emulator.current.realtimeJoinCount - joinsBefore == 1)
@@ -156,15 +148,7 @@ struct ChannelMembershipBackendTests {
             let channel = realtime.channel("table:realtime_notes")
             let received = Inbox<RealtimePayload>()
             channel.on(.insert) { received.append($0) }
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for _ in 0..<10 { group.addTask { try await channel.subscribe() } }
-                try await group.waitForAll()
-            }
-            let streams = try await withThrowingTaskGroup(of: AsyncStream<TableChange<Note>>.self) { group in
-                for _ in 0..<2 { group.addTask { try await realtime.changes(Note.self) } }
-                return try await group.reduce(into: []) { $0.append($1) }
-            }
-            let readers = streams.map { Inbox<TableChange<Note>>.collecting($0) }
+            let readers = try await subscribeAtOnce(channel, times: 10, streams: 2, on: realtime)
             defer { for reader in readers { reader.1.cancel() } }
             #expect(channel.isJoined)
             let device = try await server.otherDevice(of: user)
@@ -187,6 +171,20 @@ struct ChannelMembershipBackendTests {
             try await realtime.disconnect()
         }
     }
+}
+
+/// Calls `channel.subscribe()` `times` times and opens `streams` typed streams of its table, all
+/// at once; the streams' readers.
+func subscribeAtOnce(_ channel: RealtimeChannel, times: Int, streams: Int, on realtime: RealtimeClient) async throws -> [(Inbox<TableChange<Note>>, Task<Void, Never>)] {
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        for _ in 0..<times { group.addTask { try await channel.subscribe() } }
+        try await group.waitForAll()
+    }
+    let opened = try await withThrowingTaskGroup(of: AsyncStream<TableChange<Note>>.self) { group in
+        for _ in 0..<streams { group.addTask { try await realtime.changes(Note.self) } }
+        return try await group.reduce(into: []) { $0.append($1) }
+    }
+    return opened.map { Inbox<TableChange<Note>>.collecting($0) }
 }
 
 /// Waits (up to `limit`, polling) until `condition` holds.

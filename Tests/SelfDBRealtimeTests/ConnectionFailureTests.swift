@@ -49,7 +49,17 @@ struct ConnectionFailureTests {
             defer { states.1.cancel() }
             try await realtime.connect()
             let received = Inbox<RealtimePayload>()
-            try await realtime.channel("table:realtime_notes").on(.insert) { received.append($0) }.subscribe()
+            let channel = realtime.channel("table:realtime_notes").on(.insert) { received.append($0) }
+            // With heartbeats this short, a loaded machine can answer one late and drop the
+            // socket while the join is on the wire (the join then fails as disconnected).
+            for attempt in 1...5 {
+                do {
+                    try await channel.subscribe()
+                    break
+                } catch let error as RealtimeError where [.disconnected, .notConnected].contains(error) && attempt < 5 {
+                    try await Task.sleep(for: .milliseconds(200))
+                }
+            }
 
             fixture.emulator.current.answersRealtimeHeartbeats = false
             _ = try await states.0.first { $0 == .disconnected(.heartbeatTimeout) }

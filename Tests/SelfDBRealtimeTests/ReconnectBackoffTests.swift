@@ -26,10 +26,10 @@ struct ReconnectBackoffTests {
         }
     }
 
-    static func configuration(_ backoff: ReconnectBackoff, triggers: [any ReconnectTrigger] = []) -> RealtimeConfiguration {
-        // A reply timeout shorter than the default's 10 s: a socket that never proves healthy
-        // is dropped after it, and the tests wait for that at most.
-        RealtimeConfiguration(serializer: .v1, heartbeatInterval: .seconds(30), replyTimeout: .seconds(3), reconnectBackoff: backoff, reconnectTriggers: triggers)
+    /// A reply timeout shorter than the default's 10 s by default: a socket that never proves
+    /// healthy is dropped after it, and the tests wait for that at most.
+    static func configuration(_ backoff: ReconnectBackoff, replyTimeout: Duration = .seconds(3), triggers: [any ReconnectTrigger] = []) -> RealtimeConfiguration {
+        RealtimeConfiguration(serializer: .v1, heartbeatInterval: .seconds(30), replyTimeout: replyTimeout, reconnectBackoff: backoff, reconnectTriggers: triggers)
     }
 
     @Test("realtime down for a while: attempts within exponential backoff's bound, and back within one maximum delay", arguments: RealtimeBackend.all)
@@ -42,21 +42,16 @@ struct ReconnectBackoffTests {
             case .real: (ReconnectBackoff(initial: .seconds(1), maximum: .seconds(30)), .seconds(60))
             }
         try await RealtimeServer.run(backend) { server in
-            try await server.prepareTable(Note.self)
-            let (selfdb, user) = try await server.newUser(realtime: Self.configuration(backoff))
-            let realtime = selfdb.realtime
-            let states = Inbox<ConnectionState>.collecting(realtime.stateUpdates())
-            defer { states.1.cancel() }
-            try await realtime.connect()
-            let channel = realtime.channel("table:realtime_notes")
-            try await channel.subscribe()
+            let client = try await SubscribedClient.start(on: server, Self.configuration(backoff))
+            defer { client.stop() }
+            let (realtime, channel, states) = (client.selfdb.realtime, client.channel, client.states)
 
-            let before = states.0.all.count
+            let before = states.all.count
             let upgradesBefore = server.emulator?.realtimeUpgradeCount
             let down = ContinuousClock.now
             try await server.setServiceUp(false)
             try await Task.sleep(for: downtime - (ContinuousClock.now - down))
-            let attempts = states.0.all[before...].filter { $0 == .connecting }.count
+            let attempts = states.all[before...].filter { $0 == .connecting }.count
             let bound = Self.allowedAttempts(in: ContinuousClock.now - down, by: backoff)
             try await server.setServiceUp(true)
             let up = ContinuousClock.now
@@ -74,13 +69,7 @@ struct ReconnectBackoffTests {
             #expect(back <= backoff.maximum + .seconds(10), "rejoined \(back) after the service came back")
             print("realtime outage (\(backend.testDescription)): \(attempts) attempts in \(downtime) (bound \(bound)); rejoined \(back) after the service came back")
 
-            // Events flow again, from another device's writes.
-            let received = Inbox<RealtimePayload>()
-            channel.on(.insert) { received.append($0) }
-            let device = try await server.otherDevice(of: user)
-            _ = try await device.tables.data.insert(Note(id: UUID(), body: "after the outage", rank: 1, userId: user.id))
-            #expect(try await received.first().new?["body"] == "after the outage")
-            try await realtime.disconnect()
+            try await client.expectEventsFlow(on: server, "after the outage")
         }
     }
 
@@ -95,53 +84,39 @@ struct ReconnectBackoffTests {
         )
         try await RealtimeServer.run(.emulator) { server in
             let emulator = try #require(server.emulator)
-            try await server.prepareTable(Note.self)
-            let (selfdb, user) = try await server.newUser(realtime: configuration)
-            let realtime = selfdb.realtime
-            let states = Inbox<ConnectionState>.collecting(realtime.stateUpdates())
-            defer { states.1.cancel() }
-            try await realtime.connect()
-            let channel = realtime.channel("table:realtime_notes")
-            try await channel.subscribe()
+            let client = try await SubscribedClient.start(on: server, configuration)
+            defer { client.stop() }
+            let (realtime, channel, states) = (client.selfdb.realtime, client.channel, client.states)
             emulator.realtimeServiceIsUp = false
-            _ = try await states.0.first { $0 == .disconnected(.heartbeatTimeout) }
+            _ = try await states.first { $0 == .disconnected(.heartbeatTimeout) }
             emulator.realtimeServiceIsUp = true
             try await waitUntil("rejoined") { channel.isJoined }
-            let received = Inbox<RealtimePayload>()
-            channel.on(.insert) { received.append($0) }
-            let device = try await server.otherDevice(of: user)
-            _ = try await device.tables.data.insert(Note(id: UUID(), body: "back", rank: 1, userId: user.id))
-            #expect(try await received.first().new?["body"] == "back")
-            try await realtime.disconnect()
+            try await client.expectEventsFlow(on: server, "back")
         }
     }
 
     @Test("a healthy socket starts the backoff again from its first delay")
     func healthyResets() async throws {
-        let backoff = ReconnectBackoff(initial: .milliseconds(100), maximum: .seconds(2))
+        let backoff = ReconnectBackoff(initial: .milliseconds(100), maximum: .seconds(4))
         try await RealtimeServer.run(.emulator) { server in
-            try await server.prepareTable(Note.self)
-            let (selfdb, _) = try await server.newUser(realtime: Self.configuration(backoff))
-            let realtime = selfdb.realtime
-            let states = Inbox<ConnectionState>.collecting(realtime.stateUpdates())
-            defer { states.1.cancel() }
-            try await realtime.connect()
-            let channel = realtime.channel("table:realtime_notes")
-            try await channel.subscribe()
-            // Long enough for the waits to reach the maximum.
+            let client = try await SubscribedClient.start(on: server, Self.configuration(backoff))
+            defer { client.stop() }
+            let (realtime, channel, states) = (client.selfdb.realtime, client.channel, client.states)
+            // Long enough for the waits to reach the maximum (the shortest waits add up to
+            // 3.15 s before the first at the maximum).
             try await server.setServiceUp(false)
-            try await Task.sleep(for: .seconds(3))
+            try await Task.sleep(for: .seconds(6))
             try await server.setServiceUp(true)
             try await waitUntil("rejoined") { channel.isJoined }
             // The join proved the new socket: the next drop is met with the first delay
-            // (100 ms at most), not the maximum the outage reached (2 s).
-            let connections = states.0.all.filter { $0 == .connected }.count
+            // (100 ms at most), not the maximum the outage reached (2 to 4 s with jitter).
+            let connections = states.all.filter { $0 == .connected }.count
             try await server.setServiceUp(false)
             try await server.setServiceUp(true)
             let up = ContinuousClock.now
-            try await waitUntil("reconnected after the short drop") { states.0.all.filter { $0 == .connected }.count > connections }
+            try await waitUntil("reconnected after the short drop") { states.all.filter { $0 == .connected }.count > connections }
             try await waitUntil("rejoined after the short drop") { channel.isJoined }
-            #expect(ContinuousClock.now - up < .seconds(1), "rejoined \(ContinuousClock.now - up) after a drop that followed a healthy socket")
+            #expect(ContinuousClock.now - up < .seconds(2), "rejoined \(ContinuousClock.now - up) after a drop that followed a healthy socket")
             try await realtime.disconnect()
         }
     }
@@ -150,14 +125,13 @@ struct ReconnectBackoffTests {
     func triggerReconnectsNow() async throws {
         let trigger = ManualTrigger()
         // The first wait is at least 15 s: only the trigger can bring the socket back sooner.
+        // The default reply timeout: on a loaded machine a heartbeat answered after 3 s would
+        // drop a good socket and meet that wait.
         let backoff = ReconnectBackoff(initial: .seconds(30), maximum: .seconds(60))
         try await RealtimeServer.run(.emulator) { server in
-            try await server.prepareTable(Note.self)
-            let (selfdb, _) = try await server.newUser(realtime: Self.configuration(backoff, triggers: [trigger]))
-            let realtime = selfdb.realtime
-            try await realtime.connect()
-            let channel = realtime.channel("table:realtime_notes")
-            try await channel.subscribe()
+            let client = try await SubscribedClient.start(on: server, Self.configuration(backoff, replyTimeout: .seconds(10), triggers: [trigger]))
+            defer { client.stop() }
+            let (realtime, channel) = (client.selfdb.realtime, client.channel)
             try await server.setServiceUp(false)
             try await waitUntil("dropped") { !channel.isJoined }
             // A trigger while the service is still down: one attempt, closed again, and the
@@ -179,6 +153,46 @@ struct ReconnectBackoffTests {
             #expect(server.emulator?.realtimeUpgradeCount == connected)
             try await realtime.disconnect()
         }
+    }
+}
+
+/// A signed-in user's client, connected, with `table:realtime_notes` subscribed and its states
+/// collected.
+struct SubscribedClient {
+    let selfdb: SelfDB
+    let user: UserRead
+    let channel: RealtimeChannel
+    let states: Inbox<ConnectionState>
+    private let reading: Task<Void, Never>
+
+    static func start(on server: RealtimeServer, _ configuration: RealtimeConfiguration) async throws -> SubscribedClient {
+        try await server.prepareTable(Note.self)
+        let (selfdb, user) = try await server.newUser(realtime: configuration)
+        let (states, reading) = Inbox<ConnectionState>.collecting(selfdb.realtime.stateUpdates())
+        do {
+            try await selfdb.realtime.connect()
+            let channel = selfdb.realtime.channel("table:realtime_notes")
+            try await channel.subscribe()
+            return SubscribedClient(selfdb: selfdb, user: user, channel: channel, states: states, reading: reading)
+        } catch {
+            reading.cancel()
+            throw error
+        }
+    }
+
+    /// Another device of the user inserts a note with `body`: it must arrive on the channel.
+    func expectEventsFlow(on server: RealtimeServer, _ body: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let received = Inbox<RealtimePayload>()
+        channel.on(.insert) { received.append($0) }
+        let device = try await server.otherDevice(of: user)
+        _ = try await device.tables.data.insert(Note(id: UUID(), body: body, rank: 1, userId: user.id))
+        #expect(try await received.first(sourceLocation: sourceLocation).new?["body"] == .string(body), sourceLocation: sourceLocation)
+    }
+
+    func stop() {
+        reading.cancel()
+        let realtime = selfdb.realtime
+        Task { try? await realtime.disconnect() }
     }
 }
 

@@ -12,15 +12,13 @@ public protocol ReconnectTrigger: Sendable {
     func signals() -> AsyncStream<Void>
 }
 
-/// The triggers a platform offers: on Apple platforms the network path becoming usable
-/// (``NetworkPathTrigger``) and, where there is an app life cycle to observe (iOS, iPadOS,
-/// Mac Catalyst, tvOS, visionOS, macOS), the app coming to the foreground
-/// (``ForegroundTrigger``); none elsewhere.
+/// The triggers a platform offers: on iOS, iPadOS, Mac Catalyst, tvOS, visionOS and macOS the
+/// network path becoming usable (`NetworkPathTrigger`) and the app coming to the foreground
+/// (`ForegroundTrigger`); none elsewhere (watchOS has no realtime socket, Linux no such
+/// signals).
 public func platformReconnectTriggers() -> [any ReconnectTrigger] {
     #if canImport(Network) && (os(iOS) || os(tvOS) || os(visionOS) || os(macOS))
     [NetworkPathTrigger(), ForegroundTrigger()]
-    #elseif canImport(Network) && canImport(Darwin)
-    [NetworkPathTrigger()]
     #else
     []
     #endif
