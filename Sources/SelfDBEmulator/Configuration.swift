@@ -41,8 +41,11 @@ extension SelfDBEmulator {
         public var passwordHashIterations: Int
         /// Largest JSON body accepted before answering 413.
         public var maximumJSONBodySize: Int
-        /// Largest upload accepted before answering 413.
+        /// Largest in-memory upload (a backup to restore) accepted before answering 413.
         public var maximumUploadSize: Int
+        /// Largest file upload (`/storage/files/upload`, spooled to disk as it arrives)
+        /// accepted before answering 413. SelfDB v0.0.5 sets none; 1 TiB by default.
+        public var maximumFileSize: Int
         /// Called after every HTTP request with what was answered and how long it took
         /// (the executable logs from here).
         public var requestHandler: (@Sendable (RecordedRequest, Duration) -> Void)?
@@ -86,6 +89,7 @@ extension SelfDBEmulator {
             passwordHashIterations: Int = 10_000,
             maximumJSONBodySize: Int = 2 << 20,
             maximumUploadSize: Int = 100 << 20,
+            maximumFileSize: Int = 1 << 40,
             requestHandler: (@Sendable (RecordedRequest, Duration) -> Void)? = nil,
             syncSpecs: [URL] = [],
             syncJWTSecret: String? = nil,
@@ -105,6 +109,7 @@ extension SelfDBEmulator {
             self.passwordHashIterations = passwordHashIterations
             self.maximumJSONBodySize = maximumJSONBodySize
             self.maximumUploadSize = maximumUploadSize
+            self.maximumFileSize = maximumFileSize
             self.requestHandler = requestHandler
             self.syncSpecs = syncSpecs
             self.syncJWTSecret = syncJWTSecret

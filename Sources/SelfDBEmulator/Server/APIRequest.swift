@@ -1,4 +1,5 @@
 import EmulatorSupport
+import Foundation
 import Hummingbird
 
 /// One matched request, handed to a route handler with everything already read.
@@ -10,6 +11,9 @@ struct APIRequest: Sendable {
     var query: QueryParameters
     let headers: HTTPFields
     let body: [UInt8]
+    /// For a route that spools its body (``Route/BodyLimit/file``): the file holding it, which
+    /// the handler may move away; removed after the handler returns otherwise.
+    var bodyFile: URL? = nil
 
     /// A path parameter the route declared (routes only name parameters they declare).
     func parameter(_ name: String) -> String {

@@ -77,11 +77,21 @@ struct EmulatorResponder: HTTPResponder {
                 let query = request.uri.query.map { "?\($0)" } ?? ""
                 return .empty(.temporaryRedirect, headers: [.location: "http://\(host)\(target)\(query)"])
             case .found(let route, let parameters):
-                let limit =
-                    route.bodyLimit == .upload
-                    ? services.configuration.maximumUploadSize : services.configuration.maximumJSONBodySize
-                let body = try await collect(request.body, limit: limit)
-                let apiRequest = APIRequest(
+                let body: [UInt8]
+                var spooled: URL?
+                switch route.bodyLimit {
+                case .json: body = try await collect(request.body, limit: services.configuration.maximumJSONBodySize)
+                case .upload: body = try await collect(request.body, limit: services.configuration.maximumUploadSize)
+                case .file:
+                    body = []
+                    spooled = try await spool(
+                        request.body,
+                        length: request.headers[.contentLength].flatMap { Int($0) },
+                        limit: services.configuration.maximumFileSize
+                    )
+                }
+                defer { if let spooled { try? FileManager.default.removeItem(at: spooled) } }
+                var apiRequest = APIRequest(
                     method: request.method,
                     path: path,
                     parameters: parameters,
@@ -89,6 +99,7 @@ struct EmulatorResponder: HTTPResponder {
                     headers: request.headers,
                     body: body
                 )
+                apiRequest.bodyFile = spooled
                 return try await route.handler(apiRequest, services)
             }
         } catch let error as APIError {
@@ -134,6 +145,44 @@ struct EmulatorResponder: HTTPResponder {
             throw APIError(status: .contentTooLarge, detail: "Request body too large (limit \(limit) bytes)")
         }
         return bytes
+    }
+
+    /// Writes the whole body to a new spool file, chunk by chunk, keeping at most `limit`
+    /// bytes; an oversized body is read to its end (for the 413) and its file removed.
+    private func spool(_ body: RequestBody, length: Int?, limit: Int) async throws -> URL {
+        let file = services.blobs.spoolFile()
+        guard FileManager.default.createFile(atPath: file.path, contents: nil), let handle = try? FileHandle(forWritingTo: file) else {
+            await drain(body)
+            throw APIError(status: .internalServerError, detail: "Internal Server Error")
+        }
+        var size = 0
+        var tooLarge = false
+        do {
+            defer { try? handle.close() }
+            for try await chunk in body {
+                if tooLarge { continue }
+                size += chunk.readableBytes
+                if size > limit {
+                    tooLarge = true
+                    continue
+                }
+                try handle.write(contentsOf: chunk.readableBytesView)
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: file)
+            throw error
+        }
+        if tooLarge {
+            try? FileManager.default.removeItem(at: file)
+            throw APIError(status: .contentTooLarge, detail: "Request body too large (limit \(limit) bytes)")
+        }
+        if let declared = length, size < declared {
+            // The client went away before the body's end (the stream ends short rather than
+            // failing): nothing of it may be stored, as SelfDB's stream raises ClientDisconnect.
+            try? FileManager.default.removeItem(at: file)
+            throw APIError.badRequest("The request body ended after \(size) of its \(declared) bytes")
+        }
+        return file
     }
 
     private func drain(_ body: RequestBody) async {

@@ -17,8 +17,13 @@ struct Route: Sendable {
 
     /// How much body the route accepts before answering 413.
     enum BodyLimit: Sendable {
+        /// Read into memory, up to the JSON body limit.
         case json
+        /// Read into memory, up to the upload limit.
         case upload
+        /// Written to a spool file as it arrives (``APIRequest/bodyFile``), up to the upload
+        /// limit: a file upload of any size never sits in memory.
+        case file
     }
 
     let method: HTTPRequest.Method

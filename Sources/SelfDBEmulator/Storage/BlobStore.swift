@@ -29,6 +29,32 @@ struct BlobStore: Sendable {
         try Data(bytes).write(to: destination, options: .atomic)
     }
 
+    /// Moves `file` (a spooled upload, on the same file system) into place as `key`'s bytes.
+    func adopt(_ file: URL, key: String) throws {
+        let destination = url(forKey: key)
+        try FileManager.default.createDirectory(
+            at: destination.deletingLastPathComponent(),
+            withIntermediateDirectories: true
+        )
+        try FileManager.default.moveItem(at: file, to: destination)
+    }
+
+    /// A new file name for an upload being received, under the store's root (so adopting it
+    /// is a rename).
+    func spoolFile() -> URL {
+        let folder = root.appendingPathComponent(".incoming", isDirectory: true)
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder.appendingPathComponent(UUID().uuidString)
+    }
+
+    /// The size of `key`'s bytes, and a handle to read them in chunks.
+    func open(key: String) throws -> (size: Int64, handle: FileHandle) {
+        let file = url(forKey: key)
+        let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
+        let size = (attributes[.size] as? NSNumber)?.int64Value ?? 0
+        return (size, try FileHandle(forReadingFrom: file))
+    }
+
     func read(key: String) throws -> Data {
         try Data(contentsOf: url(forKey: key))
     }

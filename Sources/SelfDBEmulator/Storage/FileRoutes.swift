@@ -9,7 +9,7 @@ enum FileRoutes {
         table.add(.get, "/storage/files/stats", stats)
         table.add(.get, "/storage/files/total-count", totalCount)
         table.add(.get, "/storage/files/count", count)
-        table.add(.post, "/storage/files/upload", body: .upload, upload)
+        table.add(.post, "/storage/files/upload", body: .file, upload)
         table.add(.get, "/storage/files/", list)
         table.add(.get, "/storage/files/download/{bucket_name}/{path:path}", download)
         table.add(.get, "/storage/files/{file_id:uuid}", read)
@@ -133,8 +133,9 @@ enum FileRoutes {
         guard let requestedPath = ObjectPath.normalized(wanted) else {
             throw APIError.badRequest("Invalid file path: '\(wanted)'")
         }
-        let bytes = request.body
-        guard !bytes.isEmpty else { throw APIError.badRequest("Empty file: the request body holds no bytes") }
+        guard let spooled = request.bodyFile else { throw APIError(status: .internalServerError, detail: "Internal Server Error") }
+        let size = ((try? FileManager.default.attributesOfItem(atPath: spooled.path))?[.size] as? NSNumber)?.int64Value ?? 0
+        guard size > 0 else { throw APIError.badRequest("Empty file: the request body holds no bytes") }
         let started = ContinuousClock.now
         let fileID = UUIDText.random()
         let key = services.blobs.key(bucketID: bucketID, fileID: fileID)
@@ -156,13 +157,13 @@ enum FileRoutes {
                 number += 1
                 path = ObjectPath.numbered(requestedPath, number)
             }
-            try services.blobs.write(bytes, key: key)
+            try services.blobs.adopt(spooled, key: key)
             let file = FileRecord(
                 id: fileID,
                 bucketID: bucketID,
                 name: ObjectPath.name(of: path),
                 path: path,
-                size: Int64(bytes.count),
+                size: size,
                 mimeType: contentType,
                 ownerID: user?.id,
                 metadata: .object(JSONObject()),
@@ -259,22 +260,29 @@ enum FileRoutes {
             else { throw APIError.notFound("File not found") }
             return FileRecord(row: row)
         }
-        let data: Data
+        let (size, handle): (Int64, FileHandle)
         do {
-            data = try services.blobs.read(key: file.blobKey)
+            (size, handle) = try services.blobs.open(key: file.blobKey)
         } catch {
             throw APIError(status: .serviceUnavailable, detail: "Storage service unavailable")
         }
-        var buffer = ByteBuffer()
-        buffer.writeBytes(data)
+        // Streamed from the blob in chunks, with its length up front, as SelfDB's
+        // StreamingResponse does: a file of any size never sits in memory.
+        let body = ResponseBody(contentLength: Int(size)) { writer in
+            defer { try? handle.close() }
+            while let chunk = try handle.read(upToCount: 256 << 10), !chunk.isEmpty {
+                try await writer.write(ByteBuffer(bytes: chunk))
+            }
+            try await writer.finish(nil)
+        }
         return Response(
             status: .ok,
             headers: [
                 .contentType: file.mimeType,
-                .contentLength: String(data.count),
+                .contentLength: String(size),
                 .contentDisposition: contentDisposition(file.name),
             ],
-            body: .init(byteBuffer: buffer)
+            body: body
         )
     }
 

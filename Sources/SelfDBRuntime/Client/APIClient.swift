@@ -60,7 +60,7 @@ public final class APIClient: Sendable {
     public let configuration: Configuration
     /// Where the signed-in session lives.
     public let tokenStore: any TokenStore
-    private let transport: any HTTPTransport
+    let transport: any HTTPTransport
     private let refresher: Refresher?
     private let accessTokenProvider: AccessTokenProvider?
     private let sessions: SessionCoordinator
@@ -187,7 +187,10 @@ public final class APIClient: Sendable {
 
     // MARK: - Sending
 
-    private func perform(_ request: APIRequest) async throws -> Data {
+    /// Sends `request` (through `exchange` when given, e.g. a transfer from or to a file,
+    /// otherwise the transport's `send`) with credentials, refreshes, retries, logging and
+    /// error mapping; returns the body of a 2xx answer.
+    func perform(_ request: APIRequest, exchange: (@Sendable (URLRequest) async throws -> (Data, HTTPURLResponse))? = nil) async throws -> Data {
         var attempt = 0
         var refreshed = false
         let logger = configuration.logger
@@ -200,11 +203,20 @@ public final class APIClient: Sendable {
             let response: HTTPURLResponse
             let started = ContinuousClock.now
             do {
-                (data, response) = try await transport.send(urlRequest)
+                if let exchange {
+                    (data, response) = try await exchange(urlRequest)
+                } else {
+                    (data, response) = try await transport.send(urlRequest)
+                }
             } catch {
                 if Self.isCancellation(error) {
                     logger.debug("\(name) cancelled")
                     throw CancellationError()
+                }
+                if let error = error as? TransferFileError {
+                    // A local file, not the network: sending again would fail the same way.
+                    logger.error("\(name) failed: a file could not be used (\(error.reason))", metadata: RequestLog.metadata(request))
+                    throw SelfDBError.fileError(error.description)
                 }
                 // Sent again only when that cannot apply it twice: it never reached the server,
                 // or it is idempotent. Otherwise the caller learns that the outcome is unknown

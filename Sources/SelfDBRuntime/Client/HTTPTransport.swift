@@ -10,6 +10,23 @@ public protocol HTTPTransport: Sendable {
     /// Sends `request` and returns the body and response, or throws for a transport failure
     /// (the server's HTTP errors are responses, not throws).
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse)
+
+    /// Sends `request` with the contents of `file` as its body, read from disk as it goes out
+    /// (never whole in memory), and returns the answer's body and response, reporting the
+    /// bytes sent to `progress`. A file that cannot be read throws ``TransferFileError``.
+    ///
+    /// A transport that does not implement it gets a default that reads the whole file into
+    /// memory and calls ``send(_:)``.
+    func upload(_ request: URLRequest, fromFile file: URL, progress: TransferProgressHandler?) async throws -> (Data, HTTPURLResponse)
+
+    /// Sends `request` and writes the answer's body into `file` (created, or emptied first) as
+    /// it arrives, whatever its status, reporting the bytes received to `progress`; returns the
+    /// response. A file that cannot be written (a full disk included) throws
+    /// ``TransferFileError``. What is left in `file` after a failure is the caller's to remove.
+    ///
+    /// A transport that does not implement it gets a default that receives the whole body in
+    /// memory with ``send(_:)`` and then writes it.
+    func download(_ request: URLRequest, toFile file: URL, progress: TransferProgressHandler?) async throws -> HTTPURLResponse
 }
 
 /// `URLSession`, on Apple platforms and on Linux (FoundationNetworking).
@@ -24,7 +41,7 @@ public protocol HTTPTransport: Sendable {
 /// at once, and each request costs a connection. ``CurlTransport``, the default on Linux, keeps
 /// connections alive and needs none of this.
 public struct URLSessionTransport: HTTPTransport {
-    private let session: URLSession
+    let session: URLSession
 
     /// Uses `session`, by default an ephemeral one (no shared cookie store or cache: the
     /// client manages credentials itself).

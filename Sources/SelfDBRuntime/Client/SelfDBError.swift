@@ -39,6 +39,9 @@ public enum SelfDBError: Error, Sendable, CustomStringConvertible {
     case invalidResponse(String)
     /// An argument rejected before anything was sent.
     case invalidArgument(String)
+    /// A local file could not be used: the file to upload does not exist or cannot be read,
+    /// the download's destination cannot be written, the disk filled up.
+    case fileError(String)
 
     /// The server's text, or a description of the local failure.
     public var detail: String {
@@ -47,7 +50,7 @@ public enum SelfDBError: Error, Sendable, CustomStringConvertible {
         case .badRequest(let text), .authenticationError(let text), .permissionDenied(let text), .notFound(let text),
             .conflict(let text), .internalServerError(let text), .notAcceptable(let text), .payloadTooLarge(let text),
             .upgradeRequired(let text), .rateLimited(_, let text), .serviceUnavailable(_, let text),
-            .unexpectedStatus(_, let text), .invalidResponse(let text), .invalidArgument(let text):
+            .unexpectedStatus(_, let text), .invalidResponse(let text), .invalidArgument(let text), .fileError(let text):
             text
         case .validationFailed(let issues):
             issues.map(\.description).joined(separator: "; ")
@@ -70,7 +73,7 @@ public enum SelfDBError: Error, Sendable, CustomStringConvertible {
         case .internalServerError: 500
         case .serviceUnavailable: 503
         case .unexpectedStatus(let status, _): status
-        case .connectionError, .invalidResponse, .invalidArgument: nil
+        case .connectionError, .invalidResponse, .invalidArgument, .fileError: nil
         }
     }
 
@@ -101,6 +104,7 @@ public enum SelfDBError: Error, Sendable, CustomStringConvertible {
         case .connectionError(let error): "connection error: \(error)"
         case .invalidArgument(let text): "invalid argument: \(text)"
         case .invalidResponse(let text): "invalid response: \(text)"
+        case .fileError(let text): "file error: \(text)"
         default: "HTTP \(status ?? 0): \(detail)"
         }
     }

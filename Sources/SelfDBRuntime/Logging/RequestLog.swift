@@ -39,6 +39,7 @@ enum RequestLog {
         case .unexpectedStatus(let status, _): "unexpectedStatus \(status)"
         case .invalidResponse: "invalidResponse"
         case .invalidArgument: "invalidArgument"
+        case .fileError: "fileError"
         }
     }
 

@@ -6,14 +6,48 @@ import FoundationNetworking
 /// One request through a ``CurlHandle``: sets the handle up from the `URLRequest`, runs the
 /// transfer to its end on the calling thread, and reads the response.
 struct CurlTransfer {
+    /// Where the request's body comes from.
+    enum Body {
+        /// The request's `httpBody` (or none).
+        case request
+        /// An open file of `size` bytes, read as the body goes out.
+        case file(descriptor: Int32, size: Int64, path: String)
+    }
+
+    /// Where the answer's body goes.
+    enum Sink {
+        /// Into memory, returned with the response.
+        case memory
+        /// Into an open file, written as it arrives.
+        case file(descriptor: Int32, path: String)
+    }
+
     let request: URLRequest
     let handle: CurlHandle
     let cancellation: CurlCancellation
+    var body: Body = .request
+    var sink: Sink = .memory
+    var progress: TransferProgressHandler?
 
     /// What the callbacks collect while the transfer runs (on this thread only).
     final class Received {
         var body = Data()
         var headerLines: [String] = []
+        /// The file the answer's body is written to, if any.
+        var sink: (descriptor: Int32, path: String)?
+        /// The file the request's body is read from, if any.
+        var source: (descriptor: Int32, path: String)?
+        /// Why a file could not be read or written, which stopped the transfer.
+        var fileFailure: TransferFileError?
+        /// Progress of the body that goes out (an upload) or comes in (anything else).
+        var throttle: ProgressThrottle?
+        var uploadSize: Int64?
+        /// Bytes of the answer's body received.
+        var bytesReceived: Int64 = 0
+        /// Bytes of the request's body read from the source file.
+        var bytesSent: Int64 = 0
+        /// The current answer's `Content-Length`, once its header arrived.
+        var expectedLength: Int64?
         let cancellation: CurlCancellation
         /// Whether libcurl may send the request again by itself (see ``refusesResend()``).
         let mayResend: Bool
@@ -27,6 +61,44 @@ struct CurlTransfer {
         init(cancellation: CurlCancellation, mayResend: Bool) {
             self.cancellation = cancellation
             self.mayResend = mayResend
+        }
+
+        /// Writes a chunk of the answer into the sink file; false when the file refused it.
+        func write(_ bytes: UnsafeRawPointer, count: Int) -> Bool {
+            bytesReceived += Int64(count)
+            if uploadSize == nil { throttle?.update(done: bytesReceived, expected: expectedLength) }
+            guard let sink else {
+                body.append(bytes.assumingMemoryBound(to: UInt8.self), count: count)
+                return true
+            }
+            var written = 0
+            while written < count {
+                let result = Foundation.write(sink.descriptor, bytes + written, count - written)
+                if result < 0 {
+                    if errno == EINTR { continue }
+                    fileFailure = TransferFileError(path: sink.path, errno: errno)
+                    return false
+                }
+                written += result
+            }
+            return true
+        }
+
+        /// Reads the next chunk of the request's body from the source file into `buffer`: the
+        /// bytes read (0 at the end), or nil when the file could not be read.
+        func read(into buffer: UnsafeMutableRawPointer, capacity: Int) -> Int? {
+            guard let source else { return 0 }
+            while true {
+                let result = Foundation.read(source.descriptor, buffer, capacity)
+                if result >= 0 {
+                    bytesSent += Int64(result)
+                    throttle?.update(done: bytesSent, expected: uploadSize)
+                    return result
+                }
+                if errno == EINTR { continue }
+                fileFailure = TransferFileError(path: source.path, errno: errno)
+                return nil
+            }
         }
 
         /// Called before the request goes out on a connection. libcurl sends a request again on
@@ -58,6 +130,12 @@ struct CurlTransfer {
         // A handle is fresh or was reset when its last transfer ended (`CurlTransport.perform`).
         let raw = handle.raw
         let received = Received(cancellation: cancellation, mayResend: Self.isSafe(request.httpMethod))
+        received.throttle = progress.map(ProgressThrottle.init)
+        if case .file(let descriptor, let size, let path) = body {
+            received.source = (descriptor, path)
+            received.uploadSize = size
+        }
+        if case .file(let descriptor, let path) = sink { received.sink = (descriptor, path) }
         let context = Unmanaged.passRetained(received)
         defer { context.release() }
         var headers: UnsafeMutablePointer<curl_slist>?
@@ -77,13 +155,15 @@ struct CurlTransfer {
             try set(CURLOPT_NOSIGNAL, 1)
             try set(CURLOPT_FOLLOWLOCATION, 1)
             try set(CURLOPT_MAXREDIRS, 16)
-            // Every encoding libcurl can decode, decoded as URLSession does.
-            try set(CURLOPT_ACCEPT_ENCODING, text: "")
+            // Every encoding libcurl can decode, decoded as URLSession does; a body written to a
+            // file comes as the server holds it, so its size is its Content-Length.
+            if case .memory = sink { try set(CURLOPT_ACCEPT_ENCODING, text: "") }
             try setTimeout(request.timeoutInterval)
             try setCallbacks(context: context.toOpaque(), received: received)
             return try withMethodAndBody { curl_easy_perform(raw) }
         }
         guard code == CURLE_OK else {
+            if let failure = received.fileFailure, !cancellation.isCancelled { throw failure }
             let delivery = received.refusedResend ? .unknown : CurlErrors.delivery(of: code, requestBytesWritten: requestBytesWritten())
             if cancellation.isCancelled { throw URLError(.cancelled).recording(delivery) }
             if received.refusedResend {
@@ -98,8 +178,17 @@ struct CurlTransfer {
             let detail = String(decoding: errorText.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             throw CurlErrors.urlError(code, detail: detail, url: url).recording(delivery)
         }
+        // The end, reported once whatever libcurl's last progress call said.
+        if let size = received.uploadSize {
+            received.throttle?.update(done: size, expected: size)
+        } else {
+            received.throttle?.update(done: received.bytesReceived, expected: received.bytesReceived)
+        }
         return (received.body, try response(to: url, headerLines: received.headerLines))
     }
+
+    /// What a read callback returns to stop the transfer (`CURL_READFUNC_ABORT`).
+    private static let readAbort = 0x1000_0000
 
     /// Whether libcurl may send a request of `method` twice by itself: only a safe method, whose
     /// second send changes nothing on the server (RFC 9110 §9.2.1).
@@ -118,6 +207,13 @@ struct CurlTransfer {
     /// Sets the method and the body, then runs `perform` while the body's bytes are valid.
     private func withMethodAndBody(_ perform: () -> CURLcode) throws -> CURLcode {
         let method = (request.httpMethod ?? "GET").uppercased()
+        if case .file(_, let size, _) = body {
+            // The read callback supplies the body: POST's framing with the request's method.
+            try set(CURLOPT_POST, 1)
+            if method != "POST" { try set(CURLOPT_CUSTOMREQUEST, text: method) }
+            try set(CURLOPT_POSTFIELDSIZE_LARGE, offset: curl_off_t(size))
+            return perform()
+        }
         guard let body = request.httpBody else {
             switch method {
             case "GET": try set(CURLOPT_HTTPGET, 1)
@@ -157,11 +253,21 @@ struct CurlTransfer {
                 guard let context else { return 0 }
                 let received = Unmanaged<Received>.fromOpaque(context).takeUnretainedValue()
                 let length = size * count
-                if let data, length > 0 { received.body.append(UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: length) }
+                if let data, length > 0, !received.write(UnsafeRawPointer(data), count: length) { return 0 }
                 return length
             }
         )
         try set(CURLOPT_WRITEDATA, pointer: context)
+        if received.source != nil {
+            try check(
+                ccurl_setopt_data_callback(raw, CURLOPT_READFUNCTION) { buffer, size, count, context in
+                    guard let context, let buffer else { return Self.readAbort }
+                    let received = Unmanaged<Received>.fromOpaque(context).takeUnretainedValue()
+                    return received.read(into: UnsafeMutableRawPointer(buffer), capacity: size * count).map { $0 } ?? Self.readAbort
+                }
+            )
+            try set(CURLOPT_READDATA, pointer: context)
+        }
         try check(
             ccurl_setopt_data_callback(raw, CURLOPT_HEADERFUNCTION) { data, size, count, context in
                 guard let context else { return 0 }
@@ -169,7 +275,12 @@ struct CurlTransfer {
                 let length = size * count
                 if let data, length > 0 {
                     let line = String(decoding: UnsafeRawBufferPointer(start: data, count: length), as: UTF8.self)
-                    if line.hasPrefix("HTTP/") { received.answeredSinceSend = true }
+                    if line.hasPrefix("HTTP/") {
+                        received.answeredSinceSend = true
+                        received.expectedLength = nil
+                    } else if line.lowercased().hasPrefix("content-length:") {
+                        received.expectedLength = Int64(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespacesAndNewlines))
+                    }
                     received.headerLines.append(line)
                 }
                 return length

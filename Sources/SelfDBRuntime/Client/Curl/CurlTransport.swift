@@ -30,7 +30,10 @@ import FoundationNetworking
 /// the server (``RequestDelivery/unknown``) or certainly did not
 /// (``RequestDelivery/notSent``: no connection, or no byte of it written), so the client can
 /// decide what may be sent again. A request body given as a stream is not supported (the
-/// clients never send one): it fails with `URLError(.unsupportedURL)`.
+/// clients never send one): it fails with `URLError(.unsupportedURL)`; a body read from a file
+/// (``upload(_:fromFile:progress:)``) or an answer written to one
+/// (``download(_:toFile:progress:)``) streams through libcurl's read and write callbacks, one
+/// chunk in memory at a time.
 public final class CurlTransport: HTTPTransport {
     /// Handles between transfers, with their open connections.
     private let idle = Locked<[CurlHandle]>([])
@@ -44,13 +47,45 @@ public final class CurlTransport: HTTPTransport {
     }
 
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        try await run(request) { $0 }
+    }
+
+    /// Reads the body from `file` in chunks as it goes out (libcurl's read callback), so an
+    /// upload of any size holds one chunk in memory.
+    public func upload(_ request: URLRequest, fromFile file: URL, progress: TransferProgressHandler?) async throws -> (Data, HTTPURLResponse) {
+        let source = try OpenFile(reading: file)
+        defer { source.close() }
+        return try await run(request) { plain in
+            var transfer = plain
+            transfer.body = .file(descriptor: source.descriptor, size: source.size, path: file.path)
+            transfer.progress = progress
+            return transfer
+        }
+    }
+
+    /// Writes the body into `file` in chunks as it arrives (libcurl's write callback), so a
+    /// download of any size holds one chunk in memory.
+    public func download(_ request: URLRequest, toFile file: URL, progress: TransferProgressHandler?) async throws -> HTTPURLResponse {
+        let sink = try OpenFile(writing: file)
+        defer { sink.close() }
+        return try await run(request) { plain in
+            var transfer = plain
+            transfer.sink = .file(descriptor: sink.descriptor, path: file.path)
+            transfer.progress = progress
+            return transfer
+        }.1
+    }
+
+    /// Runs the transfer `configure` makes of `request` on an idle handle's queue; the
+    /// calling task's cancellation stops it.
+    private func run(_ request: URLRequest, _ configure: @escaping @Sendable (CurlTransfer) -> CurlTransfer) async throws -> (Data, HTTPURLResponse) {
         let cancellation = CurlCancellation()
         let handle = try idle.withLock { $0.popLast() } ?? CurlHandle()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 cancellation.await(continuation)
                 handle.queue.async {
-                    cancellation.finish(with: Result { try self.perform(request, on: handle, cancellation: cancellation) })
+                    cancellation.finish(with: Result { try self.perform(request, on: handle, cancellation: cancellation, configure) })
                 }
             }
         } onCancel: {
@@ -58,7 +93,12 @@ public final class CurlTransport: HTTPTransport {
         }
     }
 
-    private func perform(_ request: URLRequest, on handle: CurlHandle, cancellation: CurlCancellation) throws -> (Data, HTTPURLResponse) {
+    private func perform(
+        _ request: URLRequest,
+        on handle: CurlHandle,
+        cancellation: CurlCancellation,
+        _ configure: (CurlTransfer) -> CurlTransfer
+    ) throws -> (Data, HTTPURLResponse) {
         defer {
             // Drops every option, so the handle keeps no pointer into this transfer's buffers
             // (its header list, body and error text); its connections stay open.
@@ -68,8 +108,41 @@ public final class CurlTransport: HTTPTransport {
             }
         }
         if cancellation.isCancelled { throw URLError(.cancelled).recording(.notSent) }
-        return try CurlTransfer(request: request, handle: handle, cancellation: cancellation).run()
+        return try configure(CurlTransfer(request: request, handle: handle, cancellation: cancellation)).run()
     }
+}
+
+/// A file opened for a transfer's body: read from (its size known) or written to (created, or
+/// emptied), failing with ``TransferFileError``.
+private struct OpenFile: Sendable {
+    let descriptor: Int32
+    let size: Int64
+
+    init(reading file: URL) throws {
+        let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw TransferFileError(path: file.path, errno: errno) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            let code = errno
+            Foundation.close(descriptor)
+            throw TransferFileError(path: file.path, errno: code)
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            Foundation.close(descriptor)
+            throw TransferFileError(path: file.path, reason: "is not a regular file")
+        }
+        self.descriptor = descriptor
+        self.size = Int64(status.st_size)
+    }
+
+    init(writing file: URL) throws {
+        let descriptor = open(file.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw TransferFileError(path: file.path, errno: errno) }
+        self.descriptor = descriptor
+        self.size = 0
+    }
+
+    func close() { _ = Foundation.close(descriptor) }
 }
 
 /// The task waiting for a transfer, and whether it was cancelled.

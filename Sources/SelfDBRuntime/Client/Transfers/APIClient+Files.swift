@@ -1,0 +1,109 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#endif
+
+extension APIClient {
+    /// Sends `request` with the contents of `file` as its body, read from disk as it goes out
+    /// (the transport's ``HTTPTransport/upload(_:fromFile:progress:)``: never the whole file in
+    /// memory), and decodes the answer as `Response`: credentials, refreshes, retries (a request
+    /// that may have reached the server is sent again only if it is idempotent), logging and
+    /// errors as for every other call. Each attempt reads the file from its start.
+    ///
+    /// - Throws: ``SelfDBError/fileError(_:)`` when `file` does not exist or cannot be read,
+    ///   before anything is sent; the client's usual errors otherwise.
+    public func upload<Response: Decodable & Sendable>(
+        _ request: APIRequest,
+        fromFile file: URL,
+        contentType: String = "application/octet-stream",
+        progress: TransferProgressHandler? = nil,
+        decoding _: Response.Type
+    ) async throws -> Response {
+        try Self.checkReadable(file)
+        var request = request
+        request.body = .none
+        request.headers["Content-Type"] = contentType
+        let transport = self.transport
+        let data = try await perform(request) { urlRequest in
+            try await transport.upload(urlRequest, fromFile: file, progress: progress)
+        }
+        return try decode(Response.self, from: data, answering: request)
+    }
+
+    /// Sends `request` and writes the answer's body to `destination` as it arrives (the
+    /// transport's ``HTTPTransport/download(_:toFile:progress:)``: never the whole body in
+    /// memory), with the client's credentials, refreshes, retries, logging and errors.
+    ///
+    /// The body goes to a temporary file beside `destination`, which replaces `destination`
+    /// only once the whole body arrived (as many bytes as its `Content-Length` said): a
+    /// download that fails, is cut short or is cancelled leaves `destination` as it was and no
+    /// partial file behind.
+    ///
+    /// - Returns: the size of the file written.
+    /// - Throws: ``SelfDBError/fileError(_:)`` when `destination`'s folder cannot be written or
+    ///   the disk fills up; ``SelfDBError/invalidResponse(_:)`` when fewer or more bytes arrive
+    ///   than the answer's `Content-Length` says; the client's usual errors otherwise.
+    @discardableResult
+    public func download(_ request: APIRequest, to destination: URL, progress: TransferProgressHandler? = nil) async throws -> Int64 {
+        let partial = destination.deletingLastPathComponent().appendingPathComponent(".\(destination.lastPathComponent).selfdb-\(UUID().uuidString).partial")
+        guard FileManager.default.createFile(atPath: partial.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+            throw SelfDBError.fileError("\(destination.path): its folder does not exist or cannot be written")
+        }
+        defer { try? FileManager.default.removeItem(at: partial) }
+        var request = request
+        // The bytes as stored, so the file's size is the answer's Content-Length.
+        request.headers["Accept-Encoding"] = "identity"
+        let transport = self.transport
+        let expected = Locked<Int64?>(nil)
+        _ = try await perform(request) { urlRequest in
+            let response = try await transport.download(urlRequest, toFile: partial, progress: progress)
+            guard (200..<300).contains(response.statusCode) else {
+                // An error's body is small: read it for the error's detail.
+                return ((try? Data(contentsOf: partial)) ?? Data(), response)
+            }
+            expected.withLock { $0 = Self.contentLength(of: response) }
+            return (Data(), response)
+        }
+        let size = try Self.size(of: partial)
+        if let length = expected.current, length != size {
+            throw SelfDBError.invalidResponse("\(request.method.rawValue) \(request.path): the answer said \(length) bytes and \(size) arrived")
+        }
+        guard rename(partial.path, destination.path) == 0 else {
+            throw SelfDBError.fileError(TransferFileError(path: destination.path, errno: errno).description)
+        }
+        return size
+    }
+
+    private static func checkReadable(_ file: URL) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory) else {
+            throw SelfDBError.fileError("\(file.path): no such file")
+        }
+        guard !isDirectory.boolValue else { throw SelfDBError.fileError("\(file.path): is a folder, not a file") }
+        guard FileManager.default.isReadableFile(atPath: file.path) else {
+            throw SelfDBError.fileError("\(file.path): cannot be read")
+        }
+    }
+
+    private static func size(of file: URL) throws -> Int64 {
+        do {
+            let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
+            return (attributes[.size] as? NSNumber)?.int64Value ?? 0
+        } catch {
+            throw SelfDBError.fileError("\(file.path): \(error.localizedDescription)")
+        }
+    }
+
+    /// The answer's `Content-Length`, unless its body was encoded (then the length is the
+    /// encoded body's).
+    private static func contentLength(of response: HTTPURLResponse) -> Int64? {
+        guard response.value(forHTTPHeaderField: "Content-Encoding").map({ $0.lowercased() == "identity" }) ?? true else { return nil }
+        return response.value(forHTTPHeaderField: "Content-Length").flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
+    }
+}
