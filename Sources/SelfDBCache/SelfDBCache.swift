@@ -22,6 +22,9 @@ public final class SelfDBCache: Sendable {
     let storage: any CacheStorage
     let broadcaster = ChangeBroadcaster()
     let sender: MutationSender
+    let uploader: UploadSender
+    /// Where queued uploads' files are kept: `<cache file>.uploads/`.
+    let uploadsFolder: URL
 
     /// Opens (or creates) the cache file at `path`.
     ///
@@ -38,6 +41,8 @@ public final class SelfDBCache: Sendable {
         // A mutation whose answer was lost is settled and sent again as the client's policy
         // says a request is.
         sender = MutationSender(storage: storage, broadcaster: broadcaster, logger: logger, retryPolicy: selfdb.apiClient.configuration.retryPolicy)
+        uploader = UploadSender(storage: storage, logger: logger)
+        uploadsFolder = URL(fileURLWithPath: path + ".uploads", isDirectory: true)
     }
 
     /// Opens (or creates) a cache at `path` without a SelfDB client: its items come from the
@@ -53,6 +58,8 @@ public final class SelfDBCache: Sendable {
         self.selfdb = nil
         storage = try SQLiteCacheStorage(path: path)
         sender = MutationSender(storage: storage, broadcaster: broadcaster, logger: logger)
+        uploader = UploadSender(storage: storage, logger: logger)
+        uploadsFolder = URL(fileURLWithPath: path + ".uploads", isDirectory: true)
     }
 
     /// The client, for table models; a cache opened without one refuses them.
@@ -172,6 +179,9 @@ public final class SelfDBCache: Sendable {
         let item = try ItemCoding.encode(row, state: kind.pendingState)
         let sequence = try storage.enqueue(type: Row.cacheTypeName, kind: kind, item: item, insertInto: views, at: position, now: Date())
         broadcaster.post(.changed, typeName: Row.cacheTypeName)
+        // Behind a queued upload, a row waits for `synchronize()`, which sends the files first
+        // (the row may name one).
+        if (try? storage.pendingUploadCount()) ?? 0 > 0 { return .pending }
         await sender.expect(sequence)
         await sender.drain()
         switch await sender.takeOutcome(sequence) {
@@ -185,11 +195,24 @@ public final class SelfDBCache: Sendable {
         }
     }
 
-    /// Sends every queued mutation, in order, until done or the server is unreachable.
-    /// Call it when connectivity returns and at launch (after `register(_:)`).
+    /// Sends every queued upload, then every queued mutation, in order, until done or the
+    /// server is unreachable (while an upload is still queued, no mutation is sent). Call it
+    /// when connectivity returns and at launch (after `register(_:)`).
     @discardableResult
     public func synchronize() async -> SyncReport {
-        await sender.drain()
+        guard let selfdb, (try? storage.pendingUploadCount()) ?? 0 > 0 else { return await sender.drain() }
+        // Files first: a row queued after its file refers to a file the server holds.
+        let uploads = await uploader.drain(selfdb)
+        guard uploads.remaining == 0 else {
+            var report = SyncReport()
+            report.remaining = (try? storage.pendingMutationCount()) ?? 0
+            report.stoppedBy = uploads.stoppedBy
+            (report.uploaded, report.failedUploads, report.uploadsRemaining) = (uploads.sent, uploads.failed, uploads.remaining)
+            return report
+        }
+        var report = await sender.drain()
+        (report.uploaded, report.failedUploads) = (uploads.sent, uploads.failed)
+        return report
     }
 
     /// Asks the live fetchers of `Row` to refetch from the server, except the one of `view`.

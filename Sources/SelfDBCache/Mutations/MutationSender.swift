@@ -191,4 +191,11 @@ public struct SyncReport: Sendable {
     public var remaining = 0
     /// Why sending stopped early (offline, storage), if it did.
     public var stoppedBy: CacheError?
+    /// Queued uploads the server now holds (``SelfDBCache/queueUpload(_:bucketId:bucketName:filename:path:contentType:)``).
+    public var uploaded = 0
+    /// Queued uploads the server refused (each marked failed, its copy removed).
+    public var failedUploads: [CacheError] = []
+    /// Uploads still queued; while any is, no mutation is sent (a row that refers to a file
+    /// goes after it).
+    public var uploadsRemaining = 0
 }

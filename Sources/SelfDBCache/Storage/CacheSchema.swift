@@ -21,6 +21,12 @@ enum CacheSchema {
                 kind TEXT NOT NULL, json TEXT NOT NULL, previous_json TEXT, previous_state TEXT,
                 previous_places TEXT NOT NULL, attempted INTEGER NOT NULL DEFAULT 0, created_at REAL NOT NULL);
             CREATE INDEX IF NOT EXISTS cache_mutation_items ON cache_mutations (type_name, item_id, seq);
+            CREATE TABLE IF NOT EXISTS cache_uploads (
+                seq INTEGER PRIMARY KEY AUTOINCREMENT, upload_id TEXT NOT NULL UNIQUE, bucket_id TEXT NOT NULL,
+                bucket_name TEXT NOT NULL, filename TEXT NOT NULL, path TEXT NOT NULL, content_type TEXT,
+                size INTEGER NOT NULL, local_file TEXT NOT NULL, attempted INTEGER NOT NULL DEFAULT 0,
+                attempt_started REAL, state TEXT NOT NULL DEFAULT 'pending', file_id TEXT, stored_path TEXT,
+                reason TEXT, created_at REAL NOT NULL);
             """
         )
         // Added with cursor paging; files written before get the column here.

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// A protocol so the fetchers and the mutation queue do not depend on how SQL is run; the
 /// implementation is `SQLiteCacheStorage`, on `SelfDBStore`.
-protocol CacheStorage: Sendable {
+protocol CacheStorage: UploadStorage {
     /// The items of a view, in view order.
     func viewItems(type: String, view: String) throws -> [StoredItem]
     /// The items of a view, in view order, each handed to `transform` with its body in place
@@ -39,4 +39,26 @@ protocol CacheStorage: Sendable {
     func applyRemote(type: String, kind: MutationKind, item: StoredItem, insertInto views: [String], at position: InsertPosition, now: Date) throws -> Bool
     /// Drops idle views per the policy, then items no view holds. Returns the views dropped.
     func evict(_ policy: EvictionPolicy, inUse: Set<ViewKey>, now: Date) throws -> Int
+}
+
+/// The upload queue's part of the cache's database (`cache_uploads`), one transaction per
+/// method.
+protocol UploadStorage: Sendable {
+    /// Records a queued upload whose file the cache keeps at `localFile`.
+    func enqueueUpload(_ upload: QueuedUpload, contentType: String?, localFile: String, now: Date) throws
+    /// The oldest upload still pending.
+    func nextPendingUpload() throws -> UploadRecord?
+    /// Every upload recorded, oldest first.
+    func uploads() throws -> [UploadRecord]
+    /// How many uploads are pending.
+    func pendingUploadCount() throws -> Int
+    /// The server's file ids that uploads of this cache became.
+    func claimedFileIDs() throws -> Set<String>
+    /// Before a send: it may reach the server, started at `started`; after one that certainly
+    /// did not: `false`.
+    func markUploadAttempted(_ sequence: Int64, _ attempted: Bool, at started: Date?) throws
+    /// The server holds the upload as `fileID` at `path`.
+    func finishUpload(_ sequence: Int64, fileID: UUID, path: String) throws
+    /// The server refused the upload.
+    func failUpload(_ sequence: Int64, reason: String) throws
 }

@@ -16,13 +16,13 @@ final class SQLiteCacheStorage: CacheStorage {
         }
     }
 
-    private func read<T>(_ body: (CacheDatabase.Access) throws -> T) throws -> T {
+    func read<T>(_ body: (CacheDatabase.Access) throws -> T) throws -> T {
         do { return try queue.read(body) } catch let error as CacheError { throw error } catch {
             throw CacheError.storage("\(error)")
         }
     }
 
-    private func write<T>(_ body: (CacheDatabase.Access) throws -> T) throws -> T {
+    func write<T>(_ body: (CacheDatabase.Access) throws -> T) throws -> T {
         do { return try queue.write(body) } catch let error as CacheError { throw error } catch {
             throw CacheError.storage("\(error)")
         }
