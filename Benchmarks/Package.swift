@@ -55,6 +55,13 @@ let package = Package(
             dependencies: [.product(name: "Synchro", package: root)],
             path: "SideBySide/Driver"
         ),
+        // Uploads and downloads of large files, side by side with curl:
+        // Scripts/file-transfer.py runs it.
+        .executableTarget(
+            name: "FileTransferDriver",
+            dependencies: [.product(name: "SelfDB", package: root), .product(name: "SelfDBRuntime", package: root)],
+            path: "FileTransfer"
+        ),
         .executableTarget(
             name: "SynchroProfile",
             dependencies: ["SynchroBenchmarkSupport", .product(name: "Synchro", package: root)],
