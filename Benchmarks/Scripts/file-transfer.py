@@ -38,10 +38,10 @@ if args.server is None:
         except Exception:
             time.sleep(0.1)
 
-def emulator_peak_kb():
+def emulator_kb(field):
     if emulator is None: return None
     for line in open(f"/proc/{emulator.pid}/status"):
-        if line.startswith("VmHWM:"): return int(line.split()[1])
+        if line.startswith(field + ":"): return int(line.split()[1])
 
 def request(method, path, body=None, token=None):
     headers = {"X-API-Key": args.api_key, "Content-Type": "application/json"}
@@ -60,6 +60,7 @@ with open(source, "wb") as out:
     for _ in range(args.size_mb):
         out.write(os.urandom(1 << 20))
 size = os.path.getsize(source)
+emulator_baseline = emulator_kb("VmRSS")
 
 def sdk(mode, path, file):
     started = time.monotonic()
@@ -71,20 +72,25 @@ def sdk(mode, path, file):
     return result
 
 def curl(mode, path, file):
-    auth = ["-H", "X-API-Key: " + args.api_key, "-H", "Authorization: Bearer " + token]
-    started = time.monotonic()
+    # No `Expect: 100-continue` (the SDK sends none; curl would wait a second for a 100 the
+    # server never sends); curl's own transfer time, as the driver times only the transfer.
+    common = ["curl", "-sS", "-f", "-w", "%{time_total}", "-H", "Expect:", "-H", "X-API-Key: " + args.api_key, "-H", "Authorization: Bearer " + token]
     if mode == "upload":
         url = f"{args.server}/storage/files/upload?bucket_id={bucket['id']}&filename={os.path.basename(path)}&path={path}"
         # -T streams the file (--data-binary @file would read it whole); -X POST keeps the method.
-        subprocess.run(["curl", "-sS", "-f", "-o", "/dev/null", "-X", "POST", "-T", file] + auth + [url], check=True)
+        output = subprocess.run(common + ["-o", "/dev/null", "-X", "POST", "-T", file, url], check=True, capture_output=True, text=True).stdout
     else:
-        subprocess.run(["curl", "-sS", "-f", "-o", file] + auth + [f"{args.server}/storage/files/download/{bucket_name}/{path}"], check=True)
-    return {"seconds": time.monotonic() - started}
+        output = subprocess.run(common + ["-o", file, f"{args.server}/storage/files/download/{bucket_name}/{path}"], check=True, capture_output=True, text=True).stdout
+    return {"seconds": float(output.strip())}
 
 results = {("sdk", "upload"): [], ("curl", "upload"): [], ("sdk", "download"): [], ("curl", "download"): []}
 rss = []
 for round in range(args.rounds):
     order = ["sdk", "curl"] if round % 2 == 0 else ["curl", "sdk"]
+    for file in request("GET", f"/storage/files/?bucket_id={bucket['id']}&page_size=100", token=token)["files"]:
+        # The last round's files, gone: the disk (or tmpfs) holds one round at a time.
+        urllib.request.urlopen(urllib.request.Request(args.server + "/storage/files/" + file["id"], method="DELETE",
+                                                      headers={"X-API-Key": args.api_key, "Authorization": "Bearer " + token}))
     for mode in ["upload", "download"]:
         for who in order:
             path = f"r{round}-{who}-{os.getpid()}.bin"
@@ -92,10 +98,21 @@ for round in range(args.rounds):
                 path = f"r{round}-{who}-{os.getpid()}.bin"
             target = os.path.join(work, f"{who}-download.bin")
             run = sdk if who == "sdk" else curl
+            # The last transfer's gigabyte written back to disk first: otherwise the second of a
+            # pair pays for the first's writeback (seen as a 4x swing with the order).
+            os.sync()
+            time.sleep(1)
             if mode == "upload":
                 result = run("upload", path, source)
             else:
-                result = run("download", f"r{round}-{who}-{os.getpid()}.bin", target)
+                # Both download the same file, read once untimed first: what is compared is the
+                # clients, not which file the server's cache holds.
+                shared = f"r{round}-sdk-{os.getpid()}.bin"
+                if who == order[0]:
+                    curl("download", shared, target)
+                    os.remove(target)
+                    os.sync()
+                result = run("download", shared, target)
                 if os.path.getsize(target) != size: sys.exit(f"{who} download has {os.path.getsize(target)} bytes, not {size}")
                 os.remove(target)
             seconds = result["seconds"]
@@ -112,10 +129,13 @@ for mode in ["upload", "download"]:
     sdk_rate = [size / s / 1e6 for s in results[("sdk", mode)]]
     curl_rate = [size / s / 1e6 for s in results[("curl", mode)]]
     ratios = [a / b for a, b in zip(sdk_rate, curl_rate)]
+    geometric = 1.0
+    for ratio in ratios: geometric *= ratio
+    geometric **= 1 / len(ratios)
     print(f"{mode:8}: SDK median {sorted(sdk_rate)[len(sdk_rate) // 2]:.1f} MB/s, curl {sorted(curl_rate)[len(curl_rate) // 2]:.1f} MB/s, "
-          f"ratio per round {', '.join(f'{r:.2f}' for r in ratios)} (median {sorted(ratios)[len(ratios) // 2]:.2f})")
+          f"ratio per round {', '.join(f'{r:.2f}' for r in ratios)} (median {sorted(ratios)[len(ratios) // 2]:.2f}, geometric mean {geometric:.2f})")
 print(f"SDK peak RSS over baseline: max {max(rss):.1f} MB")
 if emulator is not None:
-    print(f"emulator peak RSS (whole run): {emulator_peak_kb() / 1024:.1f} MB")
+    print(f"emulator RSS: {emulator_baseline / 1024:.1f} MB after start, peak {emulator_kb('VmHWM') / 1024:.1f} MB over the run")
     emulator.terminate(); emulator.wait()
 subprocess.run(["rm", "-rf", work])

@@ -158,6 +158,10 @@ struct CurlTransfer {
             // Every encoding libcurl can decode, decoded as URLSession does; a body written to a
             // file comes as the server holds it, so its size is its Content-Length.
             if case .memory = sink { try set(CURLOPT_ACCEPT_ENCODING, text: "") }
+            // A file's body in chunks of 256 KiB instead of 16: a sixteenth of the callbacks
+            // and writes, which is what keeps a download at the command line's pace.
+            if case .file = sink { try? set(CURLOPT_BUFFERSIZE, 256 << 10) }
+            if case .file = body { try? set(CURLOPT_UPLOAD_BUFFERSIZE, 256 << 10) }
             try setTimeout(request.timeoutInterval)
             try setCallbacks(context: context.toOpaque(), received: received)
             return try withMethodAndBody { curl_easy_perform(raw) }
