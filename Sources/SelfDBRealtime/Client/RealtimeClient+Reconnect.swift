@@ -12,7 +12,10 @@ extension RealtimeClient {
     func reconnect(immediately: Bool = false) async {
         var first = true
         while wantsConnection, socket == nil, !Task.isCancelled {
-            let delay = immediately && first ? .zero : configuration.reconnectBackoff.delay(attempt: failedAttempts)
+            // A trigger that came while an attempt was under way is answered by the next one.
+            let prompt = (immediately && first) || retryPromptly
+            retryPromptly = false
+            let delay = prompt ? .zero : configuration.reconnectBackoff.delay(attempt: failedAttempts)
             first = false
             configuration.logger.info("realtime reconnecting in \(delay) (attempt \(failedAttempts + 1) since the last healthy socket)")
             do {
@@ -46,14 +49,23 @@ extension RealtimeClient {
         guard !isProvenHealthy else { return }
         isProvenHealthy = true
         failedAttempts = 0
+        retryPromptly = false
     }
 
     /// Tries to reconnect now, instead of at the end of the backoff's wait: for when the app
     /// comes back to the foreground or the network returns (the configured
-    /// ``RealtimeConfiguration/reconnectTriggers`` call it). Does nothing while connected or
-    /// after `disconnect()`.
+    /// ``RealtimeConfiguration/reconnectTriggers`` call it). Does nothing while connected on a
+    /// socket the server answered, or after `disconnect()`; on a socket not answered yet, the
+    /// attempt after it (if it fails) goes at once. One call is one attempt: a failed one goes
+    /// back to the backoff, which it does not reset.
     public func reconnectNow() {
-        guard wantsConnection, socket == nil else { return }
+        guard wantsConnection else { return }
+        guard socket == nil else {
+            // A socket not yet proven may be one the server is about to close: if it is, the
+            // next attempt goes at once rather than after the backoff's wait.
+            if !isProvenHealthy { retryPromptly = true }
+            return
+        }
         configuration.logger.info("realtime reconnecting now (asked)")
         reconnecting?.cancel()
         reconnecting = Task { await self.reconnect(immediately: true) }

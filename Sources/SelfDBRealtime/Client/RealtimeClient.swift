@@ -48,6 +48,9 @@ public actor RealtimeClient {
     var failedAttempts = 0
     /// Whether the current socket proved healthy.
     var isProvenHealthy = false
+    /// A reconnect trigger came while a socket was open but unproven: if it is lost, the
+    /// next attempt goes without waiting.
+    var retryPromptly = false
     /// Follow the reconnect triggers while connected.
     var triggerWatchers: [Task<Void, Never>] = []
 
