@@ -68,5 +68,6 @@ public struct TransferFileError: Error, Sendable, Hashable, CustomStringConverti
         self.init(path: path, reason: String(cString: strerror(code)))
     }
 
+    /// The file's path and what went wrong, e.g. `/tmp/clip.mov: No space left on device`.
     public var description: String { "\(path): \(reason)" }
 }
