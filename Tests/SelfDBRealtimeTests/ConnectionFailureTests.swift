@@ -43,7 +43,9 @@ struct ConnectionFailureTests {
 
     @Test("unanswered heartbeats close the socket and the client reconnects")
     func missedHeartbeats() async throws {
-        try await RealtimeFixture.run(heartbeat: .milliseconds(500)) { fixture in
+        // A second: short enough for the test to be quick, long enough for a loaded machine to
+        // answer the heartbeat sent at once on the new socket before the next one is due.
+        try await RealtimeFixture.run(heartbeat: .seconds(1)) { fixture in
             let realtime = fixture.selfdb.realtime
             let states = Inbox<ConnectionState>.collecting(realtime.stateUpdates())
             defer { states.1.cancel() }
