@@ -111,9 +111,11 @@ struct PageSizeTests {
             try await writer.syncNow()
             let largest = growing.pushSizes.max() ?? 0
             #expect(growing.pushSizes.reduce(0, +) == 2_000)
-            // The size reached may be more than the last batch, which the records left took.
+            // The size reached may be more than the last batch, which the records left took; on
+            // a loaded machine it may grow only on the last answers, which no batch then carries.
             let first = growing.pullLimits.first ?? 0
-            #expect(largest > 100 ? first >= largest && first <= 1_000 : first == 50, "pushes \(growing.pushSizes), pulls \(growing.pullLimits)")
+            let grownSize = first >= largest && first > 100 && first <= 1_000
+            #expect(largest > 100 ? grownSize : first == 50 || grownSize, "pushes \(growing.pushSizes), pulls \(growing.pullLimits)")
         }
     }
 }
