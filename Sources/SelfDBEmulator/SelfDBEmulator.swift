@@ -310,7 +310,7 @@ public final class SelfDBEmulator: Sendable {
     /// Closes every open realtime socket (1001, going away), as a lost network does; the
     /// server carries on and accepts new sockets.
     public func dropRealtimeSockets() {
-        services.realtime.closeAll(code: .goingAway)
+        services.realtime.closeAll()
     }
 
     /// How late the `phx_close` that ends a channel (after a leave, or a second join of a

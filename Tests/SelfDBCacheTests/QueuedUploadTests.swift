@@ -64,10 +64,15 @@ struct QueuedUploadTests {
             let states: [QueuedUpload.State] = files.map { .uploaded(fileId: $0.id, path: $0.path) }
             #expect(try cache.uploads().map(\.state) == states)
             #expect(try FileManager.default.contentsOfDirectory(atPath: cachePath + ".uploads").isEmpty, "the cache's copies are removed")
-            // The file arrived before the row that names it.
             let row = try #require(try await direct.tables.data.stored(post))
             #expect(row.title == "album/photo1.jpg")
-            #expect(try #require(files.first).createdAt <= Date())
+            // The files reached the server before the row that names one (the emulator's log).
+            if let emulator = server.emulator {
+                let log = emulator.recordedRequests().filter { $0.method == "POST" }
+                let lastUpload = try #require(log.lastIndex { $0.path == "/storage/files/upload" && $0.status == 201 })
+                let rowInsert = try #require(log.lastIndex { $0.path.hasSuffix("/data") && (200..<300).contains($0.status) })
+                #expect(lastUpload < rowInsert, "the row went out before a file")
+            }
         }
     }
 

@@ -27,6 +27,7 @@ enum CacheSchema {
                 size INTEGER NOT NULL, local_file TEXT NOT NULL, attempted INTEGER NOT NULL DEFAULT 0,
                 attempt_started REAL, state TEXT NOT NULL DEFAULT 'pending', file_id TEXT, stored_path TEXT,
                 reason TEXT, created_at REAL NOT NULL);
+            CREATE INDEX IF NOT EXISTS cache_uploads_pending ON cache_uploads (seq) WHERE state = 'pending';
             """
         )
         // Added with cursor paging; files written before get the column here.

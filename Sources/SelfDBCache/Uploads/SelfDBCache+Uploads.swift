@@ -1,12 +1,6 @@
 import Foundation
 import SelfDB
 
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#endif
-
 extension SelfDBCache {
     /// Queues the file at `fileURL` for upload, durably, and returns at once: the cache keeps
     /// its own copy (a hard link when `fileURL` is on the same volume, a copy otherwise) in

@@ -79,7 +79,7 @@ actor UploadSender {
             } catch {
                 let failure = error.clientError
                 if failure?.delivery == .notSent { try? storage.markUploadAttempted(record.sequence, false, at: nil) }
-                if let failure, !failure.isTransient, (failure.status ?? 0) < 500 || failure.status == nil {
+                if let failure, !failure.isTransient, (failure.status ?? 0) < 500 {
                     logger.warning("cache: upload \(record.upload.id) refused (\(failure.status ?? 0))")
                     try? storage.failUpload(record.sequence, reason: failure.description)
                     try? FileManager.default.removeItem(atPath: record.localFile)

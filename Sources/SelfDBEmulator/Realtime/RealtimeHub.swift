@@ -139,10 +139,10 @@ final class RealtimeHub: Sendable {
     }
 
     /// Closes every socket (used when the emulator stops, so clients see a disconnect).
-    func closeAll(code: WebSocketErrorCode = .goingAway) {
+    func closeAll() {
         subscribers.withLock { all in
             for subscriber in all.values {
-                subscriber.outbox.yield(.close(code))
+                subscriber.outbox.yield(.close(.goingAway))
                 subscriber.outbox.finish()
             }
         }

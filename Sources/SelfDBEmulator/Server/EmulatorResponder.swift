@@ -155,10 +155,11 @@ struct EmulatorResponder: HTTPResponder {
             await drain(body)
             throw APIError(status: .internalServerError, detail: "Internal Server Error")
         }
-        var size = 0
-        var tooLarge = false
+        // Whatever goes wrong, nothing of the body is left on disk.
         do {
             defer { try? handle.close() }
+            var size = 0
+            var tooLarge = false
             for try await chunk in body {
                 if tooLarge { continue }
                 size += chunk.readableBytes
@@ -168,21 +169,17 @@ struct EmulatorResponder: HTTPResponder {
                 }
                 try handle.write(contentsOf: chunk.readableBytesView)
             }
+            if tooLarge { throw APIError(status: .contentTooLarge, detail: "Request body too large (limit \(limit) bytes)") }
+            if let declared = length, size < declared {
+                // The client went away before the body's end (the stream ends short rather than
+                // failing): nothing of it may be stored, as SelfDB's stream raises ClientDisconnect.
+                throw APIError.badRequest("The request body ended after \(size) of its \(declared) bytes")
+            }
+            return file
         } catch {
             try? FileManager.default.removeItem(at: file)
             throw error
         }
-        if tooLarge {
-            try? FileManager.default.removeItem(at: file)
-            throw APIError(status: .contentTooLarge, detail: "Request body too large (limit \(limit) bytes)")
-        }
-        if let declared = length, size < declared {
-            // The client went away before the body's end (the stream ends short rather than
-            // failing): nothing of it may be stored, as SelfDB's stream raises ClientDisconnect.
-            try? FileManager.default.removeItem(at: file)
-            throw APIError.badRequest("The request body ended after \(size) of its \(declared) bytes")
-        }
-        return file
     }
 
     private func drain(_ body: RequestBody) async {

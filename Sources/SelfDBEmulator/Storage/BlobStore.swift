@@ -9,8 +9,11 @@ struct BlobStore: Sendable {
 
     init(root: URL) throws {
         self.root = root
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: incoming, withIntermediateDirectories: true)
     }
+
+    /// Where uploads are spooled while they arrive.
+    private var incoming: URL { root.appendingPathComponent(".incoming", isDirectory: true) }
 
     private func url(forKey key: String) -> URL {
         root.appendingPathComponent(key, isDirectory: false)
@@ -18,15 +21,6 @@ struct BlobStore: Sendable {
 
     func key(bucketID: String, fileID: String) -> String {
         "\(bucketID)/\(fileID)"
-    }
-
-    func write(_ bytes: [UInt8], key: String) throws {
-        let destination = url(forKey: key)
-        try FileManager.default.createDirectory(
-            at: destination.deletingLastPathComponent(),
-            withIntermediateDirectories: true
-        )
-        try Data(bytes).write(to: destination, options: .atomic)
     }
 
     /// Moves `file` (a spooled upload, on the same file system) into place as `key`'s bytes.
@@ -42,9 +36,7 @@ struct BlobStore: Sendable {
     /// A new file name for an upload being received, under the store's root (so adopting it
     /// is a rename).
     func spoolFile() -> URL {
-        let folder = root.appendingPathComponent(".incoming", isDirectory: true)
-        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder.appendingPathComponent(UUID().uuidString)
+        incoming.appendingPathComponent(UUID().uuidString)
     }
 
     /// The size of `key`'s bytes, and a handle to read them in chunks.
@@ -53,10 +45,6 @@ struct BlobStore: Sendable {
         let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
         let size = (attributes[.size] as? NSNumber)?.int64Value ?? 0
         return (size, try FileHandle(forReadingFrom: file))
-    }
-
-    func read(key: String) throws -> Data {
-        try Data(contentsOf: url(forKey: key))
     }
 
     func remove(key: String) {

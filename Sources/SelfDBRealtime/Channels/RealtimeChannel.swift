@@ -70,7 +70,7 @@ public final class RealtimeChannel: Sendable {
     public func subscribe() async throws {
         state.withLock { $0.isSubscribed = true }
         do {
-            try await client.join(self)
+            try await client.settle(self)
         } catch {
             state.withLock { $0.isSubscribed = false }
             throw error
@@ -81,7 +81,7 @@ public final class RealtimeChannel: Sendable {
     /// The handlers stay registered for a later `subscribe()`.
     public func unsubscribe() async throws {
         state.withLock { $0.isSubscribed = false }
-        try await client.leave(self)
+        try await client.settle(self)
     }
 
     /// Whether the server has accepted the join on the current socket.

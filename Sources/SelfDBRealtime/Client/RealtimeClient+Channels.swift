@@ -132,14 +132,6 @@ extension RealtimeClient {
         if memberships[topic]?.serverEnds != 0 { memberships[topic]?.serverEnds = 0 }
     }
 
-    func join(_ channel: RealtimeChannel) async throws {
-        try await settle(channel)
-    }
-
-    func leave(_ channel: RealtimeChannel) async throws {
-        try await settle(channel)
-    }
-
     /// Joins a wanted channel again (a new socket, a channel the server ended); failures go to
     /// ``problems()``.
     func rejoin(_ channel: RealtimeChannel) async {

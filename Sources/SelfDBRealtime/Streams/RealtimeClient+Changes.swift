@@ -75,7 +75,7 @@ extension RealtimeClient {
             if let rejoinHandler { channel.removeJoinHandler(rejoinHandler) }
         }
         do {
-            try await join(channel)
+            try await settle(channel)
         } catch {
             removeHandlers()
             _ = channel.changeStreamCount(by: -1)
@@ -86,7 +86,7 @@ extension RealtimeClient {
         continuation.onTermination = { [weak self] _ in
             removeHandlers()
             guard channel.changeStreamCount(by: -1) == 0, !channel.isWanted, let self else { return }
-            Task { try? await self.leave(channel) }
+            Task { try? await self.settle(channel) }
         }
         return stream
     }

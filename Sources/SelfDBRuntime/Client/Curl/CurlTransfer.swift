@@ -282,7 +282,8 @@ struct CurlTransfer {
                     if line.hasPrefix("HTTP/") {
                         received.answeredSinceSend = true
                         received.expectedLength = nil
-                    } else if line.lowercased().hasPrefix("content-length:") {
+                    } else if received.throttle != nil, received.uploadSize == nil, line.lowercased().hasPrefix("content-length:") {
+                        // Only a download that reports progress needs the size it expects.
                         received.expectedLength = Int64(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespacesAndNewlines))
                     }
                     received.headerLines.append(line)

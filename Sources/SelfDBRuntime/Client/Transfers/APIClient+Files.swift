@@ -3,11 +3,6 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#endif
 
 extension APIClient {
     /// Sends `request` with the contents of `file` as its body, read from disk as it goes out
