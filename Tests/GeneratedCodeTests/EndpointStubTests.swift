@@ -76,6 +76,47 @@ import FoundationNetworking
         #expect(transport.lastRequest?.url?.absoluteString == "http://127.0.0.1:9/api/files/docs/q%201/report.pdf")
     }
 
+    /// `stream:` adds functions that take the body from a file and write the answer to one;
+    /// they send what the `Data` functions send (this transport has no streaming of its own, so
+    /// the protocol's in-memory fallback carries the bytes).
+    @Test func streamedVariantsSendTheSameRequests() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stream-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = folder.appendingPathComponent("photo.png")
+        try Data([9, 8, 7, 6]).write(to: source)
+        let (api, transport) = api([
+            .init(status: 200, body: #"{"path":"x","size":4}"#),
+            .init(status: 200, body: "raw bytes", headers: ["Content-Length": "9"]),
+        ])
+        await api.api.tokenStore.save(StoredSession(accessToken: "t", refreshToken: nil, expiresAt: nil))
+        let sent = Locked<[TransferProgress]>([])
+        let attachment = try await api.attachments.upload(for: noteID, name: "a/b c.png", fileURL: source) { progress in
+            sent.withLock { $0.append(progress) }
+        }
+        #expect(attachment.size == 4)
+        let upload = try #require(transport.requests.first)
+        #expect(upload.httpMethod == "PUT")
+        #expect(upload.url?.absoluteString == "http://127.0.0.1:9/api/notes/6f9619ff-8b86-d011-b42d-00c04fc964ff/attachments/a%2Fb%20c.png")
+        #expect(upload.value(forHTTPHeaderField: "Content-Type") == "image/png", "the spec's contentType")
+        #expect(upload.value(forHTTPHeaderField: "Authorization") == "Bearer t")
+        #expect(upload.httpBody == Data([9, 8, 7, 6]))
+        #expect(sent.withLock { $0.last } == TransferProgress(bytesDone: 4, bytesExpected: 4))
+
+        let destination = folder.appendingPathComponent("report.pdf")
+        let size = try await api.attachments.download(path: "/docs/q 1/report.pdf", to: destination)
+        #expect(size == 9)
+        #expect(try Data(contentsOf: destination) == Data("raw bytes".utf8))
+        #expect(transport.lastRequest?.url?.absoluteString == "http://127.0.0.1:9/api/files/docs/q%201/report.pdf")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["photo.png", "report.pdf"], "no partial file left")
+
+        // A file that is not there is refused before anything is sent.
+        await #expect(throws: SelfDBError.self) {
+            try await api.attachments.upload(for: noteID, name: "b.png", fileURL: folder.appendingPathComponent("missing.png"))
+        }
+        #expect(transport.requestCount == 2)
+    }
+
     @Test func flattenedBodiesAndDefaults() async throws {
         let (api, transport) = api([.init(status: 201, body: noteJSON)])
         await api.api.tokenStore.save(StoredSession(accessToken: "t", refreshToken: nil, expiresAt: nil))

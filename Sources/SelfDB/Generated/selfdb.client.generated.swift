@@ -914,6 +914,35 @@ extension SelfDB {
             )
         }
 
+        /// A backup archive's bytes. Admins only.
+        ///
+        /// `GET /backups/{filename}/download`
+        ///
+        /// The answer is written to `destination` as it arrives: memory stays flat whatever its size.
+        /// `destination` is replaced only once the whole body arrived; a download that fails or is
+        /// cancelled (the calling task's cancellation stops it at once) leaves it as it was, and no
+        /// partial file.
+        ///
+        /// - Parameter filename: The archive's file name.
+        /// - Parameter destination: Where to write the body (its folder must exist).
+        /// - Parameter progress: Told the bytes received, at least every 1 % or 1 MiB, and at the end.
+        /// - Returns: The size of the file written.
+        /// - Throws: `SelfDBError.fileError` when `destination` cannot be written or the disk fills
+        ///   up, `SelfDBError.invalidResponse` when the body is shorter or longer than its
+        ///   `Content-Length`; otherwise the errors of the `Data` variant.
+        @discardableResult
+        public func download(_ filename: String, to destination: Foundation.URL, progress: TransferProgressHandler? = nil) async throws -> Int64 {
+            try await api.download(
+                APIRequest(
+                    method: .get,
+                    path: "/backups/\(path: filename)/download",
+                    auth: .bearer
+                ),
+                to: destination,
+                progress: progress
+            )
+        }
+
         /// Deletes a backup archive. Admins only.
         ///
         /// `DELETE /backups/{filename}`
@@ -1386,6 +1415,50 @@ extension SelfDB.Storage {
             )
         }
 
+        /// Uploads raw bytes (not multipart). A path already taken is stored as `name (1).ext`.
+        ///
+        /// `POST /storage/files/upload`
+        ///
+        /// The body is read from `fileURL` as it is sent: memory stays flat whatever the file's size.
+        /// Cancelling the calling task stops the upload at once.
+        /// An upload whose answer was lost is not sent again by itself (the server may hold it):
+        /// `SelfDBError.outcomeIsUnknown` says so; look before sending it again.
+        ///
+        /// - Parameter bucketId: The bucket to store the file in.
+        /// - Parameter filename: The file name.
+        /// - Parameter fileURL: The local file whose contents are the body.
+        /// - Parameter path: The full object path; defaults to the filename.
+        /// - Parameter contentType: The stored MIME type (the Content-Type header is ignored).
+        /// - Parameter progress: Told the bytes sent, at least every 1 % or 1 MiB, and at the end.
+        /// - Throws: `SelfDBError.fileError` when `fileURL` does not exist or cannot be read (nothing is
+        ///   sent); otherwise the errors of the `Data` variant.
+        @discardableResult
+        public func upload(
+            _ bucketId: Foundation.UUID,
+            filename: String,
+            fileURL: Foundation.URL,
+            path: String? = nil,
+            contentType: String? = nil,
+            progress: TransferProgressHandler? = nil
+        ) async throws -> FileUploadResponse {
+            try await api.upload(
+                APIRequest(
+                    method: .post,
+                    path: "/storage/files/upload",
+                    auth: .optionalBearer,
+                    query: [
+                        QueryItem("bucket_id", bucketId),
+                        QueryItem("filename", filename),
+                        QueryItem("path", path),
+                        QueryItem("content_type", contentType),
+                    ]
+                ),
+                fromFile: fileURL,
+                progress: progress,
+                decoding: FileUploadResponse.self
+            )
+        }
+
         /// `GET /storage/files/`
         public func list(
             bucketId: Foundation.UUID,
@@ -1457,6 +1530,9 @@ extension SelfDB.Storage {
         /// The file's bytes.
         ///
         /// `GET /storage/files/download/{bucket_name}/{path...}`
+        ///
+        /// - Parameter bucketName: The bucket's name.
+        /// - Parameter path: The file's object path.
         public func download(bucketName: String, path: String) async throws -> Foundation.Data {
             try await api.sendForBytes(
                 APIRequest(
@@ -1464,6 +1540,41 @@ extension SelfDB.Storage {
                     path: "/storage/files/download/\(path: bucketName)/\(pathRest: path)",
                     auth: .optionalBearer
                 )
+            )
+        }
+
+        /// The file's bytes.
+        ///
+        /// `GET /storage/files/download/{bucket_name}/{path...}`
+        ///
+        /// The answer is written to `destination` as it arrives: memory stays flat whatever its size.
+        /// `destination` is replaced only once the whole body arrived; a download that fails or is
+        /// cancelled (the calling task's cancellation stops it at once) leaves it as it was, and no
+        /// partial file.
+        ///
+        /// - Parameter bucketName: The bucket's name.
+        /// - Parameter path: The file's object path.
+        /// - Parameter destination: Where to write the body (its folder must exist).
+        /// - Parameter progress: Told the bytes received, at least every 1 % or 1 MiB, and at the end.
+        /// - Returns: The size of the file written.
+        /// - Throws: `SelfDBError.fileError` when `destination` cannot be written or the disk fills
+        ///   up, `SelfDBError.invalidResponse` when the body is shorter or longer than its
+        ///   `Content-Length`; otherwise the errors of the `Data` variant.
+        @discardableResult
+        public func download(
+            bucketName: String,
+            path: String,
+            to destination: Foundation.URL,
+            progress: TransferProgressHandler? = nil
+        ) async throws -> Int64 {
+            try await api.download(
+                APIRequest(
+                    method: .get,
+                    path: "/storage/files/download/\(path: bucketName)/\(pathRest: path)",
+                    auth: .optionalBearer
+                ),
+                to: destination,
+                progress: progress
             )
         }
     }

@@ -111,6 +111,11 @@ struct EndpointTranslator {
         for endpoint in group.endpoints {
             writer.line()
             FunctionTranslator(spec: spec, types: types, endpoint: endpoint, client: client).emit(into: &writer)
+            if let stream = endpoint.stream?.value {
+                writer.line()
+                FunctionTranslator(spec: spec, types: types, endpoint: endpoint, client: client, variant: stream == .body ? .bodyFromFile : .answerToFile)
+                    .emit(into: &writer)
+            }
         }
     }
 }

@@ -1,17 +1,29 @@
 import SelfDBSpec
 
-/// Emits one endpoint as one function.
+/// Emits one function of an endpoint: the one over `Data`, or its file variant (`stream:`).
 struct FunctionTranslator {
+    /// Which of an endpoint's functions to emit.
+    enum Variant {
+        /// Bodies and answers in memory, as `Foundation.Data` when they are raw bytes.
+        case inMemory
+        /// The `Bytes` body read from `fileURL` as it is sent (`stream: body`).
+        case bodyFromFile
+        /// The `Bytes` answer written to `destination` as it arrives (`stream: returns`).
+        case answerToFile
+    }
+
     let spec: Spec
     let types: TypeMapper
     let endpoint: EndpointDeclaration
     let client: String
+    var variant: Variant = .inMemory
 
     func emit(into writer: inout SwiftWriter) {
         emitDocumentation(into: &writer)
         if endpoint.isDeprecated { writer.line("@available(*, deprecated)") }
-        // A write's response (a status, the stored record) is often not needed.
-        if endpoint.returns != nil, endpoint.method.value != .get { writer.line("@discardableResult") }
+        // A write's response (a status, the stored record) is often not needed, nor the size
+        // of a file just written.
+        if variant == .answerToFile || (endpoint.returns != nil && endpoint.method.value != .get) { writer.line("@discardableResult") }
         let name = SwiftNamesRendering.member(endpoint.segments.last ?? "call")
         let returnClause = returnType.map { " -> \($0)" } ?? ""
         writer.block("\(spec.access.rawValue) func \(name)", parameters: signature, suffix: " async throws\(returnClause)") { writer in
@@ -20,13 +32,14 @@ struct FunctionTranslator {
     }
 
     private var returnType: String? {
-        endpoint.returns.map { types.swiftType($0.value) }
+        variant == .answerToFile ? "Int64" : endpoint.returns.map { types.swiftType($0.value) }
     }
 
     // MARK: - Signature
 
     private var signature: [String] {
-        endpoint.parameters.flatMap { parameter -> [String] in
+        var arguments = endpoint.parameters.flatMap { parameter -> [String] in
+            if variant == .bodyFromFile, parameter.location == .body { return ["fileURL: Foundation.URL"] }
             if parameter.location == .body, parameter.flatten, let fields = flattenedFields(parameter) {
                 return fields.map { field in
                     let defaultValue =
@@ -44,6 +57,9 @@ struct FunctionTranslator {
             case let label?: return ["\(SwiftNamesRendering.member(label)) \(name): \(type)\(optionalDefault)"]
             }
         }
+        if variant == .answerToFile { arguments.append("to destination: Foundation.URL") }
+        if variant != .inMemory { arguments.append("progress: TransferProgressHandler? = nil") }
+        return arguments
     }
 
     private func flattenedFields(_ parameter: ParameterDeclaration) -> [FieldDeclaration]? {
@@ -70,13 +86,32 @@ struct FunctionTranslator {
             // One item fits on the line (swift-format would join it there); more, one a line.
             arguments.append(items.count == 1 ? ["query: [\(items[0])]"] : ["query: ["] + items.map { "    \($0)," } + ["]"])
         }
-        if let body = endpoint.parameters.first(where: { $0.location == .body }) {
+        let body = endpoint.parameters.first { $0.location == .body }
+        if let body, variant != .bodyFromFile {
             arguments.append(["body: \(bodyExpression(body))"])
         }
         let returned = endpoint.returns?.value
         let returnsBytes = returned.map(types.isBytes) ?? false
-        let decodes = returned != nil && !returnsBytes
-        writer.line("try await \(client).\(returnsBytes ? "sendForBytes" : "send")(")
+        let decoding = returned.flatMap { returnsBytes ? nil : "decoding: \(types.swiftType($0)).self" }
+        // What follows the `APIRequest(...)` argument, and the client call that takes it.
+        let call: String
+        var trailing: [String] = []
+        switch variant {
+        case .inMemory:
+            call = returnsBytes ? "sendForBytes" : "send"
+        case .bodyFromFile:
+            call = "upload"
+            trailing.append("fromFile: fileURL")
+            if let contentType = body?.contentType, contentType != "application/octet-stream" {
+                trailing.append("contentType: \(contentType.swiftLiteral)")
+            }
+            trailing.append("progress: progress")
+        case .answerToFile:
+            call = "download"
+            trailing = ["to: destination", "progress: progress"]
+        }
+        if variant != .answerToFile, let decoding { trailing.append(decoding) }
+        writer.line("try await \(client).\(call)(")
         writer.indented { writer in
             writer.line("APIRequest(")
             writer.indented { writer in
@@ -87,8 +122,8 @@ struct FunctionTranslator {
                     }
                 }
             }
-            writer.line(decodes ? ")," : ")")
-            if decodes, let returned { writer.line("decoding: \(types.swiftType(returned)).self") }
+            writer.line(trailing.isEmpty ? ")" : "),")
+            for (index, line) in trailing.enumerated() { writer.line(line + (index < trailing.count - 1 ? "," : "")) }
         }
         writer.line(")")
     }
@@ -136,10 +171,49 @@ struct FunctionTranslator {
         writer.documentation(endpoint.summary)
         if endpoint.summary != nil { writer.line("///") }
         writer.line("/// `\(endpoint.method.value.rawValue) \(endpoint.path.value)`")
-        let documented = endpoint.parameters.filter { $0.description != nil }
+        switch variant {
+        case .inMemory: break
+        case .bodyFromFile:
+            writer.line("///")
+            writer.line("/// The body is read from `fileURL` as it is sent: memory stays flat whatever the file's size.")
+            writer.line("/// Cancelling the calling task stops the upload at once.")
+            if !endpoint.isIdempotent {
+                // The one retry a non-idempotent upload gets is for a request certainly not sent.
+                writer.line("/// An upload whose answer was lost is not sent again by itself (the server may hold it):")
+                writer.line("/// `SelfDBError.outcomeIsUnknown` says so; look before sending it again.")
+            }
+        case .answerToFile:
+            writer.line("///")
+            writer.line("/// The answer is written to `destination` as it arrives: memory stays flat whatever its size.")
+            writer.line("/// `destination` is replaced only once the whole body arrived; a download that fails or is")
+            writer.line("/// cancelled (the calling task's cancellation stops it at once) leaves it as it was, and no")
+            writer.line("/// partial file.")
+        }
+        var documented = endpoint.parameters.compactMap { parameter -> (name: String, text: String)? in
+            if variant == .bodyFromFile, parameter.location == .body {
+                return ("fileURL", "The local file whose contents are the body.")
+            }
+            return parameter.description.map { (parameter.swiftName.value, $0) }
+        }
+        if variant == .answerToFile { documented.append(("destination", "Where to write the body (its folder must exist).")) }
+        if variant != .inMemory {
+            let moved = variant == .bodyFromFile ? "sent" : "received"
+            documented.append(("progress", "Told the bytes \(moved), at least every 1 % or 1 MiB, and at the end."))
+        }
         if !documented.isEmpty { writer.line("///") }
-        for parameter in documented {
-            writer.line("/// - Parameter \(parameter.swiftName.value): \(parameter.description ?? "")")
+        for (name, text) in documented {
+            writer.line("/// - Parameter \(name): \(text)")
+        }
+        switch variant {
+        case .inMemory: break
+        case .bodyFromFile:
+            writer.line("/// - Throws: `SelfDBError.fileError` when `fileURL` does not exist or cannot be read (nothing is")
+            writer.line("///   sent); otherwise the errors of the `Data` variant.")
+        case .answerToFile:
+            writer.line("/// - Returns: The size of the file written.")
+            writer.line("/// - Throws: `SelfDBError.fileError` when `destination` cannot be written or the disk fills")
+            writer.line("///   up, `SelfDBError.invalidResponse` when the body is shorter or longer than its")
+            writer.line("///   `Content-Length`; otherwise the errors of the `Data` variant.")
         }
     }
 }

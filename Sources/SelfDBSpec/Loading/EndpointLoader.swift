@@ -1,7 +1,7 @@
 /// Loads one entry of `endpoints:`.
 enum EndpointLoader {
     static let methodKeys = HTTPMethodName.allCases.map { $0.rawValue.lowercased() }
-    static let keys = methodKeys + ["method", "path", "summary", "auth", "params", "returns", "session", "idempotent", "deprecated", "drift"]
+    static let keys = methodKeys + ["method", "path", "summary", "auth", "params", "returns", "session", "idempotent", "deprecated", "drift", "stream"]
     static let parameterKeys = ["in", "type", "label", "swift", "description", "flatten", "contentType", "form", "drift"]
 
     static func load(_ entry: SpecNode.Entry, defaultAuth: AuthRequirement, reader: inout NodeReader) -> EndpointDeclaration? {
@@ -44,6 +44,9 @@ enum EndpointLoader {
             isDeprecated: reader.bool(mapping, "deprecated", "'deprecated'", default: false)
         )
         endpoint.driftReason = reader.optionalString(mapping, "drift", "'drift'")?.value
+        if let streamEntry = reader.entry(mapping, "stream") {
+            endpoint.stream = reader.choice(streamEntry.value, "streamed part", as: StreamedPart.self)
+        }
         return endpoint
     }
 

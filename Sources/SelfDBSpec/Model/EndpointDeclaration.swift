@@ -39,6 +39,17 @@ public enum SessionEffect: String, CaseIterable, Hashable, Sendable {
     case signOut
 }
 
+/// The part of an endpoint that also travels as a file (`stream:`): besides the function
+/// taking or returning `Foundation.Data`, the generated code has a variant that reads the body
+/// from a file, or writes the answer to one, as it goes, with progress. Memory then stays flat
+/// whatever the size, which a photo or video needs and `Data` cannot give.
+public enum StreamedPart: String, CaseIterable, Hashable, Sendable {
+    /// The `Bytes` body: the variant takes `fileURL: URL` in its place.
+    case body
+    /// The `Bytes` answer: the variant takes `to destination: URL` and returns the size written.
+    case returns
+}
+
 /// Where a parameter travels.
 public enum ParameterLocation: String, CaseIterable, Hashable, Sendable {
     case path
@@ -71,6 +82,8 @@ public struct EndpointDeclaration: Hashable, Sendable {
     /// Why the server's OpenAPI document differs from this endpoint, when the spec says it is
     /// intended (`drift:`): the drift check reports its differences as notes.
     public var driftReason: String?
+    /// The part that also gets a file variant (`stream:`), if any.
+    public var stream: Located<StreamedPart>?
 
     /// The segments of the dotted name.
     public var segments: [String] { name.value.split(separator: ".", omittingEmptySubsequences: false).map(String.init) }

@@ -17,6 +17,7 @@ extension SpecValidator {
             checkEndpointName(endpoint, calls: &calls, groups: &groups)
             checkPath(endpoint)
             checkParameters(endpoint)
+            checkStream(endpoint)
             if let returns = endpoint.returns { checkResolves(returns) }
             if let session = endpoint.session, session != .signOut {
                 if let returns = endpoint.returns {

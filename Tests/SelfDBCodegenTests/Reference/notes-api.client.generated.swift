@@ -181,6 +181,35 @@ extension NotesAPI {
             )
         }
 
+        /// `PUT /notes/{note_id}/attachments/{name}`
+        ///
+        /// The body is read from `fileURL` as it is sent: memory stays flat whatever the file's size.
+        /// Cancelling the calling task stops the upload at once.
+        ///
+        /// - Parameter fileURL: The local file whose contents are the body.
+        /// - Parameter progress: Told the bytes sent, at least every 1 % or 1 MiB, and at the end.
+        /// - Throws: `SelfDBError.fileError` when `fileURL` does not exist or cannot be read (nothing is
+        ///   sent); otherwise the errors of the `Data` variant.
+        @discardableResult
+        internal func upload(
+            `for` noteId: Foundation.UUID,
+            name: String,
+            fileURL: Foundation.URL,
+            progress: TransferProgressHandler? = nil
+        ) async throws -> Attachment {
+            try await api.upload(
+                APIRequest(
+                    method: .put,
+                    path: "/notes/\(path: noteId)/attachments/\(path: name)",
+                    auth: .bearer
+                ),
+                fromFile: fileURL,
+                contentType: "image/png",
+                progress: progress,
+                decoding: Attachment.self
+            )
+        }
+
         /// `GET /files/{path...}`
         internal func download(path: String) async throws -> Foundation.Data {
             try await api.sendForBytes(
@@ -189,6 +218,32 @@ extension NotesAPI {
                     path: "/files/\(pathRest: path)",
                     auth: .bearer
                 )
+            )
+        }
+
+        /// `GET /files/{path...}`
+        ///
+        /// The answer is written to `destination` as it arrives: memory stays flat whatever its size.
+        /// `destination` is replaced only once the whole body arrived; a download that fails or is
+        /// cancelled (the calling task's cancellation stops it at once) leaves it as it was, and no
+        /// partial file.
+        ///
+        /// - Parameter destination: Where to write the body (its folder must exist).
+        /// - Parameter progress: Told the bytes received, at least every 1 % or 1 MiB, and at the end.
+        /// - Returns: The size of the file written.
+        /// - Throws: `SelfDBError.fileError` when `destination` cannot be written or the disk fills
+        ///   up, `SelfDBError.invalidResponse` when the body is shorter or longer than its
+        ///   `Content-Length`; otherwise the errors of the `Data` variant.
+        @discardableResult
+        internal func download(path: String, to destination: Foundation.URL, progress: TransferProgressHandler? = nil) async throws -> Int64 {
+            try await api.download(
+                APIRequest(
+                    method: .get,
+                    path: "/files/\(pathRest: path)",
+                    auth: .bearer
+                ),
+                to: destination,
+                progress: progress
             )
         }
     }

@@ -20,15 +20,31 @@ extension APIClient {
         progress: TransferProgressHandler? = nil,
         decoding _: Response.Type
     ) async throws -> Response {
+        let data = try await upload(request, fromFile: file, contentType: contentType, progress: progress)
+        return try decode(Response.self, from: data, answering: request)
+    }
+
+    /// Sends `request` with the contents of `file` as its body, as
+    /// ``upload(_:fromFile:contentType:progress:decoding:)`` does, and returns the answer's raw
+    /// body: for an endpoint that answers bytes, or nothing worth decoding.
+    ///
+    /// - Throws: ``SelfDBError/fileError(_:)`` when `file` does not exist or cannot be read,
+    ///   before anything is sent; the client's usual errors otherwise.
+    @discardableResult
+    public func upload(
+        _ request: APIRequest,
+        fromFile file: URL,
+        contentType: String = "application/octet-stream",
+        progress: TransferProgressHandler? = nil
+    ) async throws -> Data {
         try Self.checkReadable(file)
         var request = request
         request.body = .none
         request.headers["Content-Type"] = contentType
         let transport = self.transport
-        let data = try await perform(request) { urlRequest in
+        return try await perform(request) { urlRequest in
             try await transport.upload(urlRequest, fromFile: file, progress: progress)
         }
-        return try decode(Response.self, from: data, answering: request)
     }
 
     /// Sends `request` and writes the answer's body to `destination` as it arrives (the
