@@ -44,22 +44,28 @@ struct ReconnectBackoffTests {
         try await RealtimeServer.run(backend) { server in
             let client = try await SubscribedClient.start(on: server, Self.configuration(backoff))
             defer { client.stop() }
-            let (realtime, channel, states) = (client.selfdb.realtime, client.channel, client.states)
+            let (channel, states) = (client.channel, client.states)
 
             let before = states.all.count
             let upgradesBefore = server.emulator?.realtimeUpgradeCount
             let down = ContinuousClock.now
             try await server.setServiceUp(false)
             try await Task.sleep(for: downtime - (ContinuousClock.now - down))
+            // On a loaded 2-core machine (the whole suite at once) an attempt can take a second
+            // or more: the outage then lasts until a second one was made, and the bound is
+            // computed over the time it really lasted.
+            try await waitUntil("a second attempt", within: .seconds(30)) {
+                states.all[before...].filter { $0 == .connecting }.count >= 2
+            }
             let attempts = states.all[before...].filter { $0 == .connecting }.count
-            let bound = Self.allowedAttempts(in: ContinuousClock.now - down, by: backoff)
+            let lasted = ContinuousClock.now - down
+            let bound = Self.allowedAttempts(in: lasted, by: backoff)
             try await server.setServiceUp(true)
             let up = ContinuousClock.now
             try await waitUntil("rejoined", within: backoff.maximum + .seconds(30)) { channel.isJoined }
             let back = ContinuousClock.now - up
 
-            #expect(attempts >= 2, "the client kept trying")
-            #expect(attempts <= bound, "\(attempts) attempts in \(downtime); exponential backoff allows \(bound)")
+            #expect(attempts <= bound, "\(attempts) attempts in \(lasted); exponential backoff allows \(bound)")
             if let upgradesBefore, let emulator = server.emulator {
                 // Every attempt reached the server and was upgraded, then closed.
                 #expect(emulator.realtimeUpgradeCount - upgradesBefore >= attempts - 1)
@@ -67,7 +73,7 @@ struct ReconnectBackoffTests {
             // One maximum delay, and the time the service takes to come up and a join to be
             // answered on a loaded machine.
             #expect(back <= backoff.maximum + .seconds(10), "rejoined \(back) after the service came back")
-            print("realtime outage (\(backend.testDescription)): \(attempts) attempts in \(downtime) (bound \(bound)); rejoined \(back) after the service came back")
+            print("realtime outage (\(backend.testDescription)): \(attempts) attempts in \(lasted) (bound \(bound)); rejoined \(back) after the service came back")
 
             try await client.expectEventsFlow(on: server, "after the outage")
         }
@@ -86,7 +92,7 @@ struct ReconnectBackoffTests {
             let emulator = try #require(server.emulator)
             let client = try await SubscribedClient.start(on: server, configuration)
             defer { client.stop() }
-            let (realtime, channel, states) = (client.selfdb.realtime, client.channel, client.states)
+            let (channel, states) = (client.channel, client.states)
             emulator.realtimeServiceIsUp = false
             _ = try await states.first { $0 == .disconnected(.heartbeatTimeout) }
             emulator.realtimeServiceIsUp = true
