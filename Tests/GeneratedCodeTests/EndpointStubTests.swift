@@ -88,6 +88,7 @@ import FoundationNetworking
         let (api, transport) = api([
             .init(status: 200, body: #"{"path":"x","size":4}"#),
             .init(status: 200, body: "raw bytes", headers: ["Content-Length": "9"]),
+            .init(status: 204, body: ""),
         ])
         await api.api.tokenStore.save(StoredSession(accessToken: "t", refreshToken: nil, expiresAt: nil))
         let sent = Locked<[TransferProgress]>([])
@@ -110,11 +111,19 @@ import FoundationNetworking
         #expect(transport.lastRequest?.url?.absoluteString == "http://127.0.0.1:9/api/files/docs/q%201/report.pdf")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["photo.png", "report.pdf"], "no partial file left")
 
+        // An endpoint that answers nothing: the file is the raw body, octet-stream by default.
+        try await api.attachments.replace(path: "docs/photo.png", fileURL: source)
+        let replace = try #require(transport.lastRequest)
+        #expect(replace.httpMethod == "PUT")
+        #expect(replace.url?.absoluteString == "http://127.0.0.1:9/api/files/docs/photo.png")
+        #expect(replace.value(forHTTPHeaderField: "Content-Type") == "application/octet-stream")
+        #expect(replace.httpBody == Data([9, 8, 7, 6]))
+
         // A file that is not there is refused before anything is sent.
         await #expect(throws: SelfDBError.self) {
             try await api.attachments.upload(for: noteID, name: "b.png", fileURL: folder.appendingPathComponent("missing.png"))
         }
-        #expect(transport.requestCount == 2)
+        #expect(transport.requestCount == 3)
     }
 
     @Test func flattenedBodiesAndDefaults() async throws {

@@ -918,10 +918,11 @@ extension SelfDB {
         ///
         /// `GET /backups/{filename}/download`
         ///
-        /// The answer is written to `destination` as it arrives: memory stays flat whatever its size.
-        /// `destination` is replaced only once the whole body arrived; a download that fails or is
-        /// cancelled (the calling task's cancellation stops it at once) leaves it as it was, and no
-        /// partial file.
+        /// The answer is written to `destination` as it arrives: memory stays flat whatever its size
+        /// (a transport without a streamed `download` of its own holds the body whole and reports
+        /// progress at the end only). `destination` is replaced only once the whole body arrived; a
+        /// download that fails or is cancelled (the calling task's cancellation stops it at once)
+        /// leaves it as it was, and no partial file.
         ///
         /// - Parameter filename: The archive's file name.
         /// - Parameter destination: Where to write the body (its folder must exist).
@@ -1419,8 +1420,9 @@ extension SelfDB.Storage {
         ///
         /// `POST /storage/files/upload`
         ///
-        /// The body is read from `fileURL` as it is sent: memory stays flat whatever the file's size.
-        /// Cancelling the calling task stops the upload at once.
+        /// The body is read from `fileURL` as it is sent: memory stays flat whatever the file's size
+        /// (a transport without a streamed `upload` of its own reads the file whole and reports
+        /// progress at the end only). Cancelling the calling task stops the upload at once.
         /// An upload whose answer was lost is not sent again by itself (the server may hold it):
         /// `SelfDBError.outcomeIsUnknown` says so; look before sending it again.
         ///
@@ -1547,10 +1549,11 @@ extension SelfDB.Storage {
         ///
         /// `GET /storage/files/download/{bucket_name}/{path...}`
         ///
-        /// The answer is written to `destination` as it arrives: memory stays flat whatever its size.
-        /// `destination` is replaced only once the whole body arrived; a download that fails or is
-        /// cancelled (the calling task's cancellation stops it at once) leaves it as it was, and no
-        /// partial file.
+        /// The answer is written to `destination` as it arrives: memory stays flat whatever its size
+        /// (a transport without a streamed `download` of its own holds the body whole and reports
+        /// progress at the end only). `destination` is replaced only once the whole body arrived; a
+        /// download that fails or is cancelled (the calling task's cancellation stops it at once)
+        /// leaves it as it was, and no partial file.
         ///
         /// - Parameter bucketName: The bucket's name.
         /// - Parameter path: The file's object path.

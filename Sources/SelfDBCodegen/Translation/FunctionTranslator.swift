@@ -175,8 +175,9 @@ struct FunctionTranslator {
         case .inMemory: break
         case .bodyFromFile:
             writer.line("///")
-            writer.line("/// The body is read from `fileURL` as it is sent: memory stays flat whatever the file's size.")
-            writer.line("/// Cancelling the calling task stops the upload at once.")
+            writer.line("/// The body is read from `fileURL` as it is sent: memory stays flat whatever the file's size")
+            writer.line("/// (a transport without a streamed `upload` of its own reads the file whole and reports")
+            writer.line("/// progress at the end only). Cancelling the calling task stops the upload at once.")
             if !endpoint.isIdempotent {
                 // The one retry a non-idempotent upload gets is for a request certainly not sent.
                 writer.line("/// An upload whose answer was lost is not sent again by itself (the server may hold it):")
@@ -184,10 +185,11 @@ struct FunctionTranslator {
             }
         case .answerToFile:
             writer.line("///")
-            writer.line("/// The answer is written to `destination` as it arrives: memory stays flat whatever its size.")
-            writer.line("/// `destination` is replaced only once the whole body arrived; a download that fails or is")
-            writer.line("/// cancelled (the calling task's cancellation stops it at once) leaves it as it was, and no")
-            writer.line("/// partial file.")
+            writer.line("/// The answer is written to `destination` as it arrives: memory stays flat whatever its size")
+            writer.line("/// (a transport without a streamed `download` of its own holds the body whole and reports")
+            writer.line("/// progress at the end only). `destination` is replaced only once the whole body arrived; a")
+            writer.line("/// download that fails or is cancelled (the calling task's cancellation stops it at once)")
+            writer.line("/// leaves it as it was, and no partial file.")
         }
         var documented = endpoint.parameters.compactMap { parameter -> (name: String, text: String)? in
             if variant == .bodyFromFile, parameter.location == .body {

@@ -167,11 +167,11 @@ extension SpecValidator {
                     checkIdentifier(parameter.swiftName, "parameter name")
                     claim(parameter.swiftName.value, at: parameter.key.location, validator: &self)
                 }
-                if parameter.contentType != nil, types.resolved(parameter.type.value).nonOptional != .named(BuiltinType.bytes.rawValue) {
+                if parameter.contentType != nil, !types.isBytes(parameter.type.value) {
                     error("'contentType' applies to raw 'Bytes' bodies only; JSON bodies are sent as application/json", at: parameter.key.location)
                 }
                 if let field = parameter.formField {
-                    if types.resolved(parameter.type.value).nonOptional != .named(BuiltinType.bytes.rawValue) {
+                    if !types.isBytes(parameter.type.value) {
                         error("'form' applies to raw 'Bytes' bodies only: it sends them as the file part of a multipart form", at: field.location)
                     } else if !MultipartFieldName.isValid(field.value) {
                         error("'form' names a form field: letters, digits, '_' and '-', not '\(field.value)'", at: field.location)

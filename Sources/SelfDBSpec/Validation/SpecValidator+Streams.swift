@@ -4,7 +4,6 @@ extension SpecValidator {
     /// not meet a parameter of the same Swift name.
     mutating func checkStream(_ endpoint: EndpointDeclaration) {
         guard let stream = endpoint.stream else { return }
-        let bytes = TypeReference.named(BuiltinType.bytes.rawValue)
         let added: [String]
         switch stream.value {
         case .body:
@@ -14,7 +13,7 @@ extension SpecValidator {
             }
             guard types.isKnown(body.type.value.innermostName) else { return }
             // An optional body is reported by the parameter checks.
-            guard types.resolved(body.type.value).nonOptional == bytes else {
+            guard types.isBytes(body.type.value) else {
                 error("'stream: body' reads a raw 'Bytes' body from a file; the body '\(body.key.value)' is '\(body.type.value)'", at: stream.location)
                 return
             }
@@ -28,7 +27,7 @@ extension SpecValidator {
                 return
             }
             guard types.isKnown(returns.value.innermostName) else { return }
-            guard types.resolved(returns.value) == bytes else {
+            guard types.isBytes(returns.value) else {
                 error("'stream: returns' writes a raw 'Bytes' answer to a file; '\(endpoint.name.value)' returns '\(returns.value)'", at: stream.location)
                 return
             }

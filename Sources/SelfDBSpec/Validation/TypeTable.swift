@@ -30,6 +30,12 @@ struct TypeTable {
 
     func entry(_ name: String) -> Entry? { entries[name] }
 
+    /// Whether `type` is raw bytes (`Bytes`, through aliases, optional or not): the bodies and
+    /// answers sent as they are, which `contentType`, `form` and `stream` apply to.
+    func isBytes(_ type: TypeReference) -> Bool {
+        resolved(type).nonOptional == .named(BuiltinType.bytes.rawValue)
+    }
+
     /// The type with aliases replaced, as far as they resolve (cycles stop the expansion).
     func resolved(_ type: TypeReference, depth: Int = 0) -> TypeReference {
         guard depth < 32 else { return type }

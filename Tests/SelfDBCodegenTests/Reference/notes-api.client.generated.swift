@@ -183,8 +183,9 @@ extension NotesAPI {
 
         /// `PUT /notes/{note_id}/attachments/{name}`
         ///
-        /// The body is read from `fileURL` as it is sent: memory stays flat whatever the file's size.
-        /// Cancelling the calling task stops the upload at once.
+        /// The body is read from `fileURL` as it is sent: memory stays flat whatever the file's size
+        /// (a transport without a streamed `upload` of its own reads the file whole and reports
+        /// progress at the end only). Cancelling the calling task stops the upload at once.
         ///
         /// - Parameter fileURL: The local file whose contents are the body.
         /// - Parameter progress: Told the bytes sent, at least every 1 % or 1 MiB, and at the end.
@@ -210,6 +211,40 @@ extension NotesAPI {
             )
         }
 
+        /// `PUT /files/{path...}`
+        internal func replace(path: String, bytes: Foundation.Data) async throws {
+            try await api.send(
+                APIRequest(
+                    method: .put,
+                    path: "/files/\(pathRest: path)",
+                    auth: .bearer,
+                    body: .bytes(bytes, contentType: "application/octet-stream")
+                )
+            )
+        }
+
+        /// `PUT /files/{path...}`
+        ///
+        /// The body is read from `fileURL` as it is sent: memory stays flat whatever the file's size
+        /// (a transport without a streamed `upload` of its own reads the file whole and reports
+        /// progress at the end only). Cancelling the calling task stops the upload at once.
+        ///
+        /// - Parameter fileURL: The local file whose contents are the body.
+        /// - Parameter progress: Told the bytes sent, at least every 1 % or 1 MiB, and at the end.
+        /// - Throws: `SelfDBError.fileError` when `fileURL` does not exist or cannot be read (nothing is
+        ///   sent); otherwise the errors of the `Data` variant.
+        internal func replace(path: String, fileURL: Foundation.URL, progress: TransferProgressHandler? = nil) async throws {
+            try await api.upload(
+                APIRequest(
+                    method: .put,
+                    path: "/files/\(pathRest: path)",
+                    auth: .bearer
+                ),
+                fromFile: fileURL,
+                progress: progress
+            )
+        }
+
         /// `GET /files/{path...}`
         internal func download(path: String) async throws -> Foundation.Data {
             try await api.sendForBytes(
@@ -223,10 +258,11 @@ extension NotesAPI {
 
         /// `GET /files/{path...}`
         ///
-        /// The answer is written to `destination` as it arrives: memory stays flat whatever its size.
-        /// `destination` is replaced only once the whole body arrived; a download that fails or is
-        /// cancelled (the calling task's cancellation stops it at once) leaves it as it was, and no
-        /// partial file.
+        /// The answer is written to `destination` as it arrives: memory stays flat whatever its size
+        /// (a transport without a streamed `download` of its own holds the body whole and reports
+        /// progress at the end only). `destination` is replaced only once the whole body arrived; a
+        /// download that fails or is cancelled (the calling task's cancellation stops it at once)
+        /// leaves it as it was, and no partial file.
         ///
         /// - Parameter destination: Where to write the body (its folder must exist).
         /// - Parameter progress: Told the bytes received, at least every 1 % or 1 MiB, and at the end.
