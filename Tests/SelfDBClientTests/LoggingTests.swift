@@ -18,10 +18,11 @@ struct LoggingTests {
                 baseURL: fixture.emulator.baseURL,
                 apiKey: ClientFixture.apiKey,
                 retryPolicy: RetryPolicy(maxAttempts: 2, baseDelay: 0.01),
-                // Long enough that a reply slowed by a loaded CI machine is not taken for a dead
-                // socket: the test disconnects as soon as the first heartbeat is logged, a whole
-                // interval before an unanswered one would drop the socket.
-                realtime: RealtimeConfiguration(heartbeatInterval: .seconds(1)),
+                // Every socket sends a heartbeat at once, and the test disconnects as soon as it
+                // is logged; an interval this long keeps a reply slowed by a loaded machine from
+                // being taken for a dead socket (with 1 s, a full run on 2 cores once dropped
+                // the socket before the join was answered).
+                realtime: RealtimeConfiguration(heartbeatInterval: .seconds(10)),
                 logger: logger
             )
 
