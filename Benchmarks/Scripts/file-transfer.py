@@ -7,9 +7,14 @@ curl command line, side by side: several rounds, the order alternating, against 
   file-transfer.py --driver PATH --server http://127.0.0.1:8000 --api-key test-api-key
 
 Prints one line per transfer and a summary: throughput (MB/s) of each, the SDK's over
-curl's, the SDK process's peak RSS over its baseline, and the emulator's peak RSS.
+curl's, the CPU time (user + system) each client spent per GiB, the SDK process's peak RSS
+over its baseline, and the emulator's peak RSS.
+
+--pin puts the server on CPU 0 and both clients on CPU 1 (the emulator, or with --server the
+processes --server-pids names, every thread of each), so that on a 2-core machine the client
+and the server do not take turns on one core while the other idles.
 """
-import argparse, json, os, socket, subprocess, sys, tempfile, time, urllib.request
+import argparse, atexit, json, os, resource, socket, subprocess, sys, tempfile, time, urllib.request
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--driver", required=True)
@@ -21,22 +26,34 @@ parser.add_argument("--password", default="Admin123!")
 parser.add_argument("--size-mb", type=int, default=1024)
 parser.add_argument("--rounds", type=int, default=3)
 parser.add_argument("--dir", default=tempfile.gettempdir())
+parser.add_argument("--pin", action="store_true")
+parser.add_argument("--server-pids", default="", help="with --server and --pin: the server's processes, comma-separated")
 args = parser.parse_args()
+client_prefix = ["taskset", "-c", "1"] if args.pin else []
 
 work = tempfile.mkdtemp(prefix="file-transfer-", dir=args.dir)
 emulator = None
 if args.server is None:
     sock = socket.socket(); sock.bind(("127.0.0.1", 0)); port = sock.getsockname()[1]; sock.close()
-    emulator = subprocess.Popen([args.emulator, "--port", str(port), "--data-dir", os.path.join(work, "server"),
+    emulator = subprocess.Popen((["taskset", "-c", "0"] if args.pin else []) + [args.emulator, "--port", str(port), "--data-dir", os.path.join(work, "server"),
                                  "--api-key", args.api_key, "--password-hash-iterations", "1000", "--quiet"],
                                 stdout=subprocess.DEVNULL)
     args.server = f"http://127.0.0.1:{port}"
-    for _ in range(200):
+    # Killed however this script ends, so that no emulator outlives it.
+    atexit.register(emulator.kill)
+    # A release build's first start reads a large binary from disk: up to a minute.
+    deadline = time.monotonic() + 60
+    while True:
         try:
             urllib.request.urlopen(urllib.request.Request(args.server + "/system/status", headers={"X-API-Key": args.api_key}), timeout=1)
             break
         except Exception:
+            if emulator.poll() is not None: sys.exit(f"the emulator exited ({emulator.returncode})")
+            if time.monotonic() > deadline: sys.exit("the emulator did not answer within 60 s")
             time.sleep(0.1)
+elif args.pin:
+    for pid in filter(None, args.server_pids.split(",")):
+        subprocess.run(["taskset", "-a", "-c", "-p", "0", pid], check=True, stdout=subprocess.DEVNULL)
 
 def emulator_kb(field):
     if emulator is None: return None
@@ -62,13 +79,20 @@ with open(source, "wb") as out:
 size = os.path.getsize(source)
 emulator_baseline = emulator_kb("VmRSS")
 
+def run_measured(command):
+    """Runs command, returning its stdout and the CPU seconds (user + system) it used, the
+    whole process's (start-up and, for the driver, sign-in included: a few ms of seconds)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    completed = subprocess.run(command, capture_output=True, text=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if completed.returncode != 0: sys.exit(f"{command[0]} failed: {completed.stderr}")
+    return completed.stdout, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
 def sdk(mode, path, file):
-    started = time.monotonic()
-    output = subprocess.run([args.driver, "--server", args.server, "--api-key", args.api_key, "--email", args.email,
-                             "--password", args.password, "--bucket", bucket_name, "--mode", mode, "--file", file, "--path", path],
-                            capture_output=True, text=True, check=True).stdout
+    output, cpu = run_measured(client_prefix + [args.driver, "--server", args.server, "--api-key", args.api_key, "--email", args.email,
+                                                "--password", args.password, "--bucket", bucket_name, "--mode", mode, "--file", file, "--path", path])
     result = json.loads(output.strip().splitlines()[-1])
-    result["wall"] = time.monotonic() - started
+    result["cpu"] = cpu
     return result
 
 def curl(mode, path, file):
@@ -78,12 +102,13 @@ def curl(mode, path, file):
     if mode == "upload":
         url = f"{args.server}/storage/files/upload?bucket_id={bucket['id']}&filename={os.path.basename(path)}&path={path}"
         # -T streams the file (--data-binary @file would read it whole); -X POST keeps the method.
-        output = subprocess.run(common + ["-o", "/dev/null", "-X", "POST", "-T", file, url], check=True, capture_output=True, text=True).stdout
+        output, cpu = run_measured(client_prefix + common + ["-o", "/dev/null", "-X", "POST", "-T", file, url])
     else:
-        output = subprocess.run(common + ["-o", file, f"{args.server}/storage/files/download/{bucket_name}/{path}"], check=True, capture_output=True, text=True).stdout
-    return {"seconds": float(output.strip())}
+        output, cpu = run_measured(client_prefix + common + ["-o", file, f"{args.server}/storage/files/download/{bucket_name}/{path}"])
+    return {"seconds": float(output.strip()), "cpu": cpu}
 
 results = {("sdk", "upload"): [], ("curl", "upload"): [], ("sdk", "download"): [], ("curl", "download"): []}
+cpu = {key: [] for key in results}
 rss = []
 for round in range(args.rounds):
     order = ["sdk", "curl"] if round % 2 == 0 else ["curl", "sdk"]
@@ -94,8 +119,6 @@ for round in range(args.rounds):
     for mode in ["upload", "download"]:
         for who in order:
             path = f"r{round}-{who}-{os.getpid()}.bin"
-            if mode == "download":
-                path = f"r{round}-{who}-{os.getpid()}.bin"
             target = os.path.join(work, f"{who}-download.bin")
             run = sdk if who == "sdk" else curl
             # The last transfer's gigabyte written back to disk first: otherwise the second of a
@@ -117,23 +140,32 @@ for round in range(args.rounds):
                 os.remove(target)
             seconds = result["seconds"]
             results[(who, mode)].append(seconds)
+            cpu[(who, mode)].append(result["cpu"])
             extra = ""
             if who == "sdk":
                 grew = (result["peak_rss_kb"] - result["baseline_rss_kb"]) / 1024
                 rss.append(grew)
                 extra = f" rss +{grew:.1f} MB (baseline {result['baseline_rss_kb'] / 1024:.1f} MB)"
-            print(f"round {round + 1} {mode:8} {who:4} {size / seconds / 1e6:8.1f} MB/s{extra}", flush=True)
+            print(f"round {round + 1} {mode:8} {who:4} {size / seconds / 1e6:8.1f} MB/s, cpu {result['cpu'] / size * (1 << 30):.2f} s/GiB{extra}", flush=True)
 
-print(f"\n{args.size_mb} MiB, {args.rounds} rounds, {args.server}")
+def median(values): return sorted(values)[len(values) // 2]
+def geometric_mean(values):
+    product = 1.0
+    for value in values: product *= value
+    return product ** (1 / len(values))
+
+print(f"\n{args.size_mb} MiB, {args.rounds} rounds, {args.server}{', pinned' if args.pin else ''}")
 for mode in ["upload", "download"]:
     sdk_rate = [size / s / 1e6 for s in results[("sdk", mode)]]
     curl_rate = [size / s / 1e6 for s in results[("curl", mode)]]
     ratios = [a / b for a, b in zip(sdk_rate, curl_rate)]
-    geometric = 1.0
-    for ratio in ratios: geometric *= ratio
-    geometric **= 1 / len(ratios)
-    print(f"{mode:8}: SDK median {sorted(sdk_rate)[len(sdk_rate) // 2]:.1f} MB/s, curl {sorted(curl_rate)[len(curl_rate) // 2]:.1f} MB/s, "
-          f"ratio per round {', '.join(f'{r:.2f}' for r in ratios)} (median {sorted(ratios)[len(ratios) // 2]:.2f}, geometric mean {geometric:.2f})")
+    print(f"{mode:8}: SDK median {median(sdk_rate):.1f} MB/s, curl {median(curl_rate):.1f} MB/s, "
+          f"ratio per round {', '.join(f'{r:.2f}' for r in ratios)} (median {median(ratios):.2f}, geometric mean {geometric_mean(ratios):.2f})")
+    gib = size / (1 << 30)
+    sdk_cpu = [c / gib for c in cpu[("sdk", mode)]]
+    curl_cpu = [c / gib for c in cpu[("curl", mode)]]
+    print(f"{'':8}  CPU per GiB: SDK median {median(sdk_cpu):.2f} s, curl {median(curl_cpu):.2f} s "
+          f"(SDK/curl per round {', '.join(f'{a / b:.2f}' for a, b in zip(sdk_cpu, curl_cpu))})")
 print(f"SDK peak RSS over baseline: max {max(rss):.1f} MB")
 if emulator is not None:
     print(f"emulator RSS: {emulator_baseline / 1024:.1f} MB after start, peak {emulator_kb('VmHWM') / 1024:.1f} MB over the run")
