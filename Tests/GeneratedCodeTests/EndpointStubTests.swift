@@ -126,6 +126,52 @@ import FoundationNetworking
         #expect(transport.requestCount == 3)
     }
 
+    /// A `form` body streamed from a file goes out byte for byte as the `Data` variant's, but
+    /// for the random boundary; the form copied into the temporary folder is gone afterwards.
+    @Test func streamedFormBodiesSendTheSameMultipartBytes() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stream-form-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = folder.appendingPathComponent("notes.zip")
+        // More than the 1 MiB the copy moves at a time, so the copy loops.
+        let bytes = Data((0..<(3 << 19)).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        try bytes.write(to: source)
+        let answer = RecordingTransport.Reply(status: 200, body: #"{"path":"x","size":4}"#)
+        let (api, transport) = api([answer, answer])
+        await api.api.tokenStore.save(StoredSession(accessToken: "t", refreshToken: nil, expiresAt: nil))
+        let sent = Locked<[TransferProgress]>([])
+        _ = try await api.attachments.unpack(for: noteID, archive: bytes)
+        _ = try await api.attachments.unpack(for: noteID, fileURL: source) { progress in sent.withLock { $0.append(progress) } }
+        let (inMemory, streamed) = (transport.requests[0], transport.requests[1])
+        #expect(streamed.httpMethod == "POST")
+        #expect(streamed.url == inMemory.url)
+        #expect(streamed.value(forHTTPHeaderField: "Authorization") == "Bearer t")
+        /// The body with its boundary (from the Content-Type) replaced by a fixed one.
+        func normalized(_ request: URLRequest) throws -> Data {
+            let contentType = try #require(request.value(forHTTPHeaderField: "Content-Type"))
+            #expect(contentType.hasPrefix("multipart/form-data; boundary=selfdb-"))
+            let boundary = try #require(contentType.components(separatedBy: "boundary=").last)
+            var body = try #require(request.httpBody)
+            // The body is binary: its bytes, not a string, have the boundary replaced.
+            while let range = body.range(of: Data(boundary.utf8)) { body.replaceSubrange(range, with: Data("BOUNDARY".utf8)) }
+            return body
+        }
+        let form = try normalized(streamed)
+        #expect(form == (try normalized(inMemory)))
+        #expect(form.count == bytes.count + 127)
+        #expect(String(decoding: form.prefix(120), as: UTF8.self).contains(#"name="upload"; filename="upload"\#r\#nContent-Type: application/zip"#))
+        #expect(sent.withLock { $0.last?.bytesDone } == streamed.httpBody.map { Int64($0.count) }, "the bytes of the form as sent")
+        let composed = try #require(transport.uploadedFiles.first)
+        #expect(composed != source, "the form, not the file, is what goes out")
+        #expect(!FileManager.default.fileExists(atPath: composed.path), "the form's copy is removed once sent")
+
+        // A file that is not there is refused before anything is copied or sent.
+        await #expect(throws: SelfDBError.self) {
+            try await api.attachments.unpack(for: noteID, fileURL: folder.appendingPathComponent("missing.zip"))
+        }
+        #expect(transport.requestCount == 2)
+    }
+
     @Test func flattenedBodiesAndDefaults() async throws {
         let (api, transport) = api([.init(status: 201, body: noteJSON)])
         await api.api.tokenStore.save(StoredSession(accessToken: "t", refreshToken: nil, expiresAt: nil))

@@ -17,6 +17,8 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
     private let lock = NSLock()
     private var replies: [Reply]
     private(set) var requests: [URLRequest] = []
+    /// The files bodies were read from, one per upload.
+    private(set) var uploadedFiles: [URL] = []
 
     init(_ replies: [Reply]) {
         self.replies = replies
@@ -24,6 +26,16 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
 
     var lastRequest: URLRequest? { lock.withLock { requests.last } }
     var requestCount: Int { lock.withLock { requests.count } }
+
+    /// Records the file, then sends it as the default does: read whole.
+    func upload(_ request: URLRequest, fromFile file: URL, progress: TransferProgressHandler?) async throws -> (Data, HTTPURLResponse) {
+        lock.withLock { uploadedFiles.append(file) }
+        var request = request
+        request.httpBody = try Data(contentsOf: file)
+        let answer = try await send(request)
+        progress?(TransferProgress(bytesDone: Int64(request.httpBody?.count ?? 0), bytesExpected: Int64(request.httpBody?.count ?? 0)))
+        return answer
+    }
 
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         let reply: Reply = try lock.withLock {

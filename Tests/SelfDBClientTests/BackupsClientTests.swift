@@ -28,6 +28,15 @@ struct BackupsClientTests {
             await expectError("404 for a name SelfDB would not serve", { if case .notFound(let detail) = $0 { detail == "Backup file not found" } else { false } }) {
                 _ = try await admin.backups.download("notes.txt")
             }
+            // Streamed to a file, with its Content-Length (the emulator streams it from disk).
+            let saved = folder.deletingLastPathComponent().appendingPathComponent("saved.tar.gz")
+            #expect(try await admin.backups.download("selfdb_backup_20250101_120000.tar.gz", to: saved) == 300)
+            #expect(try Data(contentsOf: saved) == archive)
+            let missing = folder.deletingLastPathComponent().appendingPathComponent("missing.tar.gz")
+            await expectError("404 to a file, and no file", { if case .notFound = $0 { true } else { false } }) {
+                _ = try await admin.backups.download("notes.txt", to: missing)
+            }
+            #expect(!FileManager.default.fileExists(atPath: missing.path))
             let deleted = try await admin.backups.delete("selfdb_backup_20250301_000000.tar.gz")
             #expect(deleted.message == "Backup selfdb_backup_20250301_000000.tar.gz deleted successfully")
             #expect(try await admin.backups.list().count == 1)
@@ -66,7 +75,25 @@ struct BackupsClientTests {
             ) {
                 _ = try await anonymous.backups.restore(archive: Data([0x1F, 0x8B, 0x08]))
             }
+            // The same answers for an archive streamed from a file as a one-part form.
+            let files = fixture.emulator.dataDirectory
+            let empty = files.appendingPathComponent("empty-\(UUID().uuidString).tar.gz")
+            let archive = files.appendingPathComponent("archive-\(UUID().uuidString).tar.gz")
+            defer { for file in [empty, archive] { try? FileManager.default.removeItem(at: file) } }
+            try Data().write(to: empty)
+            try Data([0x1F, 0x8B, 0x08]).write(to: archive)
+            await expectError("400 for an empty archive file", { if case .badRequest(let detail) = $0 { detail == "Uploaded file is empty" } else { false } }) {
+                _ = try await anonymous.backups.restore(fileURL: empty)
+            }
+            let sent = Locked<Int64>(0)
+            await expectError("400 for an archive file", { if case .badRequest(let detail) = $0 { detail.hasPrefix("Restore failed: the SelfDB emulator") } else { false } }) {
+                _ = try await anonymous.backups.restore(fileURL: archive) { progress in sent.withLock { $0 = progress.bytesDone } }
+            }
+            #expect(sent.current > 3, "the form's bytes: the file's and its framing")
             _ = try await fixture.admin()
+            await expectError("403 for an archive file too", { if case .permissionDenied = $0 { true } else { false } }) {
+                _ = try await anonymous.backups.restore(fileURL: archive)
+            }
             await expectError(
                 "403 once anyone has signed in",
                 { error in

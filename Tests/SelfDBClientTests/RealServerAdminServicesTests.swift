@@ -77,5 +77,19 @@ struct RealServerAdminServicesTests {
         await expectError("403 after the first sign-in", { if case .permissionDenied = $0 { true } else { false } }) {
             _ = try await anonymous.backups.restore(archive: Data([1]))
         }
+        // The streamed variants meet the same answers.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("real-backups-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let missing = folder.appendingPathComponent("missing.tar.gz")
+        await expectError("404 to a file", { if case .notFound = $0 { true } else { false } }) {
+            _ = try await admin.backups.download("selfdb_backup_20000101_000000.tar.gz", to: missing)
+        }
+        let archive = folder.appendingPathComponent("archive.tar.gz")
+        try Data([1]).write(to: archive)
+        await expectError("403 for an archive file", { if case .permissionDenied = $0 { true } else { false } }) {
+            _ = try await anonymous.backups.restore(fileURL: archive)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["archive.tar.gz"], "no partial file left")
     }
 }

@@ -899,6 +899,39 @@ extension SelfDB {
             )
         }
 
+        /// Restores a backup archive onto a fresh install. It needs no user, only the API key, and
+        /// SelfDB refuses it (403) once anyone has signed in.
+        ///
+        /// `POST /backups/restore`
+        ///
+        /// The file's contents are the body's one form part, read from `fileURL` as it is sent:
+        /// memory stays flat whatever the file's size (the form is first copied whole into the
+        /// temporary folder, and removed once sent; a transport without a streamed `upload` of
+        /// its own reads it whole and reports progress at the end only). Cancelling the calling
+        /// task stops the upload at once.
+        /// An upload whose answer was lost is not sent again by itself (the server may hold it):
+        /// `SelfDBError.outcomeIsUnknown` says so; look before sending it again.
+        ///
+        /// - Parameter fileURL: The local file whose contents are the form's file part.
+        /// - Parameter progress: Told the bytes sent, at least every 1 % or 1 MiB, and at the end.
+        /// - Throws: `SelfDBError.fileError` when `fileURL` does not exist or cannot be read (nothing is
+        ///   sent); otherwise the errors of the `Data` variant.
+        @discardableResult
+        public func restore(fileURL: Foundation.URL, progress: TransferProgressHandler? = nil) async throws -> RestoreResult {
+            try await api.upload(
+                APIRequest(
+                    method: .post,
+                    path: "/backups/restore",
+                    auth: .apiKey
+                ),
+                fromFile: fileURL,
+                formField: "file",
+                contentType: "application/gzip",
+                progress: progress,
+                decoding: RestoreResult.self
+            )
+        }
+
         /// A backup archive's bytes. Admins only.
         ///
         /// `GET /backups/{filename}/download`

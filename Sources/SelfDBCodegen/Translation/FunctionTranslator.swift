@@ -102,6 +102,7 @@ struct FunctionTranslator {
         case .bodyFromFile:
             call = "upload"
             trailing.append("fromFile: fileURL")
+            if let field = body?.formField?.value { trailing.append("formField: \(field.swiftLiteral)") }
             if let contentType = body?.contentType, contentType != "application/octet-stream" {
                 trailing.append("contentType: \(contentType.swiftLiteral)")
             }
@@ -175,9 +176,17 @@ struct FunctionTranslator {
         case .inMemory: break
         case .bodyFromFile:
             writer.line("///")
-            writer.line("/// The body is read from `fileURL` as it is sent: memory stays flat whatever the file's size")
-            writer.line("/// (a transport without a streamed `upload` of its own reads the file whole and reports")
-            writer.line("/// progress at the end only). Cancelling the calling task stops the upload at once.")
+            if endpoint.parameters.contains(where: { $0.location == .body && $0.formField != nil }) {
+                writer.line("/// The file's contents are the body's one form part, read from `fileURL` as it is sent:")
+                writer.line("/// memory stays flat whatever the file's size (the form is first copied whole into the")
+                writer.line("/// temporary folder, and removed once sent; a transport without a streamed `upload` of")
+                writer.line("/// its own reads it whole and reports progress at the end only). Cancelling the calling")
+                writer.line("/// task stops the upload at once.")
+            } else {
+                writer.line("/// The body is read from `fileURL` as it is sent: memory stays flat whatever the file's size")
+                writer.line("/// (a transport without a streamed `upload` of its own reads the file whole and reports")
+                writer.line("/// progress at the end only). Cancelling the calling task stops the upload at once.")
+            }
             if !endpoint.isIdempotent {
                 // The one retry a non-idempotent upload gets is for a request certainly not sent.
                 writer.line("/// An upload whose answer was lost is not sent again by itself (the server may hold it):")
@@ -193,7 +202,7 @@ struct FunctionTranslator {
         }
         var documented = endpoint.parameters.compactMap { parameter -> (name: String, text: String)? in
             if variant == .bodyFromFile, parameter.location == .body {
-                return ("fileURL", "The local file whose contents are the body.")
+                return ("fileURL", "The local file whose contents are the \(parameter.formField == nil ? "body" : "form's file part").")
             }
             return parameter.description.map { (parameter.swiftName.value, $0) }
         }

@@ -1,7 +1,6 @@
 import EmulatorSupport
 import Foundation
 import Hummingbird
-import NIOCore
 
 /// `/backups...`: SelfDB's backup archives, admins only but for the restore.
 ///
@@ -55,19 +54,19 @@ enum BackupRoutes {
     static func download(_ request: APIRequest, _ services: EmulatorServices) async throws -> Response {
         _ = try await AdminOnly.backups.require(request, services)
         let filename = request.parameter("filename")
-        guard let url = services.backups.file(named: filename), let data = FileManager.default.contents(atPath: url.path) else {
+        guard let url = services.backups.file(named: filename), let handle = try? FileHandle(forReadingFrom: url),
+            let size = try? handle.seekToEnd(), (try? handle.seek(toOffset: 0)) != nil
+        else {
             throw APIError.notFound("Backup file not found")
         }
-        var buffer = ByteBuffer()
-        buffer.writeBytes(data)
         return Response(
             status: .ok,
             headers: [
                 .contentType: "application/gzip",
-                .contentLength: String(data.count),
+                .contentLength: String(size),
                 .contentDisposition: FileRoutes.contentDisposition(filename),
             ],
-            body: .init(byteBuffer: buffer)
+            body: .streaming(handle, size: Int64(size))
         )
     }
 

@@ -266,15 +266,6 @@ enum FileRoutes {
         } catch {
             throw APIError(status: .serviceUnavailable, detail: "Storage service unavailable")
         }
-        // Streamed from the blob in chunks, with its length up front, as SelfDB's
-        // StreamingResponse does: a file of any size never sits in memory.
-        let body = ResponseBody(contentLength: Int(size)) { writer in
-            defer { try? handle.close() }
-            while let chunk = try handle.read(upToCount: 256 << 10), !chunk.isEmpty {
-                try await writer.write(ByteBuffer(bytes: chunk))
-            }
-            try await writer.finish(nil)
-        }
         return Response(
             status: .ok,
             headers: [
@@ -282,7 +273,7 @@ enum FileRoutes {
                 .contentLength: String(size),
                 .contentDisposition: contentDisposition(file.name),
             ],
-            body: body
+            body: .streaming(handle, size: size)
         )
     }
 

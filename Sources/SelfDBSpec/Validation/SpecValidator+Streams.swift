@@ -17,9 +17,6 @@ extension SpecValidator {
                 error("'stream: body' reads a raw 'Bytes' body from a file; the body '\(body.key.value)' is '\(body.type.value)'", at: stream.location)
                 return
             }
-            if let field = body.formField {
-                error("'stream: body' sends the file as the raw body; a 'form' body (multipart/form-data) cannot be streamed", at: field.location)
-            }
             added = ["fileURL", "progress"]
         case .returns:
             guard let returns = endpoint.returns else {

@@ -245,6 +245,54 @@ extension NotesAPI {
             )
         }
 
+        /// `POST /notes/{note_id}/unpack`
+        @discardableResult
+        internal func unpack(`for` noteId: Foundation.UUID, archive: Foundation.Data) async throws -> Attachment {
+            try await api.send(
+                APIRequest(
+                    method: .post,
+                    path: "/notes/\(path: noteId)/unpack",
+                    auth: .bearer,
+                    body: .multipartFile(archive, field: "upload", contentType: "application/zip")
+                ),
+                decoding: Attachment.self
+            )
+        }
+
+        /// `POST /notes/{note_id}/unpack`
+        ///
+        /// The file's contents are the body's one form part, read from `fileURL` as it is sent:
+        /// memory stays flat whatever the file's size (the form is first copied whole into the
+        /// temporary folder, and removed once sent; a transport without a streamed `upload` of
+        /// its own reads it whole and reports progress at the end only). Cancelling the calling
+        /// task stops the upload at once.
+        /// An upload whose answer was lost is not sent again by itself (the server may hold it):
+        /// `SelfDBError.outcomeIsUnknown` says so; look before sending it again.
+        ///
+        /// - Parameter fileURL: The local file whose contents are the form's file part.
+        /// - Parameter progress: Told the bytes sent, at least every 1 % or 1 MiB, and at the end.
+        /// - Throws: `SelfDBError.fileError` when `fileURL` does not exist or cannot be read (nothing is
+        ///   sent); otherwise the errors of the `Data` variant.
+        @discardableResult
+        internal func unpack(
+            `for` noteId: Foundation.UUID,
+            fileURL: Foundation.URL,
+            progress: TransferProgressHandler? = nil
+        ) async throws -> Attachment {
+            try await api.upload(
+                APIRequest(
+                    method: .post,
+                    path: "/notes/\(path: noteId)/unpack",
+                    auth: .bearer
+                ),
+                fromFile: fileURL,
+                formField: "upload",
+                contentType: "application/zip",
+                progress: progress,
+                decoding: Attachment.self
+            )
+        }
+
         /// `GET /files/{path...}`
         internal func download(path: String) async throws -> Foundation.Data {
             try await api.sendForBytes(

@@ -47,6 +47,58 @@ extension APIClient {
         }
     }
 
+    /// Sends `request` with a `multipart/form-data` body whose one part, the form field
+    /// `field`, holds the contents of `file` (what ``RequestBody/multipartFile(_:field:contentType:)``
+    /// sends from memory), and decodes the answer as `Response`; as
+    /// ``upload(_:fromFile:formField:contentType:progress:)`` sends it.
+    ///
+    /// - Throws: ``SelfDBError/fileError(_:)`` when `file` does not exist or cannot be read, or
+    ///   the temporary folder cannot take the copy, before anything is sent; the client's usual
+    ///   errors otherwise.
+    public func upload<Response: Decodable & Sendable>(
+        _ request: APIRequest,
+        fromFile file: URL,
+        formField field: String,
+        contentType: String = "application/octet-stream",
+        progress: TransferProgressHandler? = nil,
+        decoding _: Response.Type
+    ) async throws -> Response {
+        let data = try await upload(request, fromFile: file, formField: field, contentType: contentType, progress: progress)
+        return try decode(Response.self, from: data, answering: request)
+    }
+
+    /// Sends `request` with a `multipart/form-data` body whose one part, the form field
+    /// `field`, holds the contents of `file`, and returns the answer's raw body.
+    ///
+    /// The form is first written whole to a file in the temporary folder (a streamed copy,
+    /// 1 MiB at a time), which is then sent as ``upload(_:fromFile:contentType:progress:)``
+    /// sends a file and removed afterwards, however the upload ends: memory stays flat, and the
+    /// disk holds a second copy of the file while it is sent (URLSession streams a body from
+    /// one file only). `progress` counts the form's bytes: the file's and about 200 of framing.
+    ///
+    /// - Throws: ``SelfDBError/fileError(_:)`` when `file` does not exist or cannot be read, or
+    ///   the temporary folder cannot take the copy, before anything is sent; the client's usual
+    ///   errors otherwise.
+    @discardableResult
+    public func upload(
+        _ request: APIRequest,
+        fromFile file: URL,
+        formField field: String,
+        contentType: String = "application/octet-stream",
+        progress: TransferProgressHandler? = nil
+    ) async throws -> Data {
+        try Self.checkReadable(file)
+        let form = MultipartFileForm(field: field, contentType: contentType)
+        let composed: URL
+        do {
+            composed = try form.composeOnDisk(around: file)
+        } catch let error as TransferFileError {
+            throw SelfDBError.fileError(error.description)
+        }
+        defer { try? FileManager.default.removeItem(at: composed) }
+        return try await upload(request, fromFile: composed, contentType: form.contentType, progress: progress)
+    }
+
     /// Sends `request` and writes the answer's body to `destination` as it arrives (the
     /// transport's ``HTTPTransport/download(_:toFile:progress:)``: never the whole body in
     /// memory), with the client's credentials, refreshes, retries, logging and errors.
