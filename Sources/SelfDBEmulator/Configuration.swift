@@ -41,10 +41,16 @@ extension SelfDBEmulator {
         public var passwordHashIterations: Int
         /// Largest JSON body accepted before answering 413.
         public var maximumJSONBodySize: Int
-        /// Largest in-memory upload (a backup to restore) accepted before answering 413.
-        public var maximumUploadSize: Int
-        /// Largest file upload (`/storage/files/upload`, spooled to disk as it arrives)
-        /// accepted before answering 413. SelfDB v0.0.5 sets none; 1 TiB by default.
+        /// No longer read: a backup to restore is spooled to disk as it arrives, as a stored
+        /// file is, and limited by ``maximumFileSize``.
+        @available(*, deprecated, message: "a backup to restore is spooled to disk and limited by maximumFileSize")
+        public var maximumUploadSize: Int {
+            get { ignoredUploadSize }
+            set { ignoredUploadSize = newValue }
+        }
+        private var ignoredUploadSize: Int
+        /// Largest upload (`/storage/files/upload`, `/backups/restore`; spooled to disk as it
+        /// arrives) accepted before answering 413. SelfDB v0.0.5 sets none; 1 TiB by default.
         public var maximumFileSize: Int
         /// Called after every HTTP request with what was answered and how long it took
         /// (the executable logs from here).
@@ -108,7 +114,7 @@ extension SelfDBEmulator {
             self.realtimeIdleTimeout = realtimeIdleTimeout
             self.passwordHashIterations = passwordHashIterations
             self.maximumJSONBodySize = maximumJSONBodySize
-            self.maximumUploadSize = maximumUploadSize
+            self.ignoredUploadSize = maximumUploadSize
             self.maximumFileSize = maximumFileSize
             self.requestHandler = requestHandler
             self.syncSpecs = syncSpecs

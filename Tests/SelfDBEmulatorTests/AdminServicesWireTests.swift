@@ -119,4 +119,22 @@ struct AdminServicesWireTests {
             #expect(FileManager.default.fileExists(atPath: outside.path), "nothing outside backups/ is deleted")
         }
     }
+
+    /// A restore is spooled to disk as it arrives, as SelfDB's UploadFile spools one, and read
+    /// in place: the file size limit bounds it, not memory.
+    @Test func restoresAreSpooledAndBoundByTheFileLimit() async throws {
+        try await withEmulator(maximumFileSize: 4096) { _, api in
+            func form(_ archive: [UInt8]) -> [UInt8] {
+                Array("--XX\r\nContent-Disposition: form-data; name=\"file\"; filename=\"b.tar.gz\"\r\n\r\n".utf8) + archive + Array("\r\n--XX--\r\n".utf8)
+            }
+            let headers = ["Content-Type": "multipart/form-data; boundary=XX"]
+            // Bytes that look like the delimiter but do not follow a CRLF stay in the archive.
+            let small = try await api.send("POST", "/backups/restore", raw: form(Array("ab--XXcd".utf8)), headers: headers)
+            #expect(small.status == 400 && small.detail?.hasPrefix("Restore failed: the SelfDB emulator") == true)
+            let empty = try await api.send("POST", "/backups/restore", raw: form([]), headers: headers)
+            #expect(empty.status == 400 && empty.detail == "Uploaded file is empty")
+            let large = try await api.send("POST", "/backups/restore", raw: form(Array(repeating: 7, count: 8192)), headers: headers)
+            #expect(large.status == 413)
+        }
+    }
 }

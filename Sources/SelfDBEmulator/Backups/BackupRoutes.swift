@@ -20,7 +20,7 @@ enum BackupRoutes {
         for method in [HTTPRequest.Method.delete, .get, .put, .patch] {
             table.add(method, "/backups/restore", restoreMethodNotAllowed)
         }
-        table.add(.post, "/backups/restore", body: .upload, restore)
+        table.add(.post, "/backups/restore", body: .file, restore)
         table.add(.get, "/backups/{filename}/download", download)
         table.add(.delete, "/backups/{filename}", delete)
     }
@@ -42,7 +42,12 @@ enum BackupRoutes {
 
     /// No user needed, on SelfDB as here: only a fresh install (no sign-in yet) accepts one.
     static func restore(_ request: APIRequest, _ services: EmulatorServices) async throws -> Response {
-        let form = try MultipartForm(contentType: request.headers[.contentType], body: request.body)
+        // Spooled to disk as it arrived, and read mapped: an archive of any size, as SelfDB's
+        // UploadFile spools one, never sits in memory.
+        let body = try request.bodyFile.map { try Data(contentsOf: $0, options: .alwaysMapped) } ?? Data()
+        let form = try body.withUnsafeBytes { bytes in
+            try MultipartForm(contentType: request.headers[.contentType], body: bytes)
+        }
         guard let archive = form?.files["file"] else { throw APIError.validation([.missing(.body, "file")]) }
         if try await SystemRoutes.isInitialized(services) {
             throw APIError.forbidden("System is already initialized. Restore is only available on fresh installs.")

@@ -81,7 +81,6 @@ struct EmulatorResponder: HTTPResponder {
                 var spooled: URL?
                 switch route.bodyLimit {
                 case .json: body = try await collect(request.body, limit: services.configuration.maximumJSONBodySize)
-                case .upload: body = try await collect(request.body, limit: services.configuration.maximumUploadSize)
                 case .file:
                     body = []
                     spooled = try await spool(

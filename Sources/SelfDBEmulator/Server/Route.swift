@@ -19,10 +19,8 @@ struct Route: Sendable {
     enum BodyLimit: Sendable {
         /// Read into memory, up to the JSON body limit.
         case json
-        /// Read into memory, up to the upload limit.
-        case upload
-        /// Written to a spool file as it arrives (``APIRequest/bodyFile``), up to the upload
-        /// limit: a file upload of any size never sits in memory.
+        /// Written to a spool file as it arrives (``APIRequest/bodyFile``), up to the file size
+        /// limit: an upload of any size (a stored file, a backup to restore) never sits in memory.
         case file
     }
 

@@ -13,6 +13,7 @@ enum Fixture {
 /// and always stops it.
 func withEmulator<T>(
     idleTimeout: TimeInterval = 45,
+    maximumFileSize: Int = 1 << 40,
     _ body: (SelfDBEmulator, APIClient) async throws -> T
 ) async throws -> T {
     let emulator = try await SelfDBEmulator.start(
@@ -20,7 +21,8 @@ func withEmulator<T>(
             apiKey: Fixture.apiKey,
             admin: .init(email: Fixture.adminEmail, password: Fixture.adminPassword),
             realtimeIdleTimeout: idleTimeout,
-            passwordHashIterations: 1_000
+            passwordHashIterations: 1_000,
+            maximumFileSize: maximumFileSize
         )
     )
     let client = APIClient(baseURL: emulator.baseURL)
