@@ -176,7 +176,7 @@ struct FunctionTranslator {
         case .inMemory: break
         case .bodyFromFile:
             writer.line("///")
-            if endpoint.parameters.contains(where: { $0.location == .body && $0.formField != nil }) {
+            if endpoint.parameters.first(where: { $0.location == .body })?.formField != nil {
                 writer.line("/// The file's contents are the body's one form part, read from `fileURL` as it is sent:")
                 writer.line("/// memory stays flat whatever the file's size (the form is first copied whole into the")
                 writer.line("/// temporary folder, and removed once sent; a transport without a streamed `upload` of")

@@ -59,9 +59,7 @@ enum BackupRoutes {
     static func download(_ request: APIRequest, _ services: EmulatorServices) async throws -> Response {
         _ = try await AdminOnly.backups.require(request, services)
         let filename = request.parameter("filename")
-        guard let url = services.backups.file(named: filename), let handle = try? FileHandle(forReadingFrom: url),
-            let size = try? handle.seekToEnd(), (try? handle.seek(toOffset: 0)) != nil
-        else {
+        guard let url = services.backups.file(named: filename), let (size, handle) = try? FileHandle.forStreaming(url) else {
             throw APIError.notFound("Backup file not found")
         }
         return Response(
@@ -71,7 +69,7 @@ enum BackupRoutes {
                 .contentLength: String(size),
                 .contentDisposition: FileRoutes.contentDisposition(filename),
             ],
-            body: .streaming(handle, size: Int64(size))
+            body: .streaming(handle, size: size)
         )
     }
 

@@ -15,3 +15,13 @@ extension ResponseBody {
         }
     }
 }
+
+extension FileHandle {
+    /// The file at `url` opened for reading, with its size: what
+    /// ``ResponseBody/streaming(_:size:)`` sends.
+    static func forStreaming(_ url: URL) throws -> (size: Int64, handle: FileHandle) {
+        let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+        let size = (attributes[.size] as? NSNumber)?.int64Value ?? 0
+        return (size, try FileHandle(forReadingFrom: url))
+    }
+}

@@ -41,10 +41,7 @@ struct BlobStore: Sendable {
 
     /// The size of `key`'s bytes, and a handle to read them in chunks.
     func open(key: String) throws -> (size: Int64, handle: FileHandle) {
-        let file = url(forKey: key)
-        let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
-        let size = (attributes[.size] as? NSNumber)?.int64Value ?? 0
-        return (size, try FileHandle(forReadingFrom: file))
+        try FileHandle.forStreaming(url(forKey: key))
     }
 
     func remove(key: String) {

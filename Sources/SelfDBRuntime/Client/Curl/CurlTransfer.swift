@@ -71,17 +71,13 @@ struct CurlTransfer {
                 body.append(bytes.assumingMemoryBound(to: UInt8.self), count: count)
                 return true
             }
-            var written = 0
-            while written < count {
-                let result = Foundation.write(sink.descriptor, bytes + written, count - written)
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    fileFailure = TransferFileError(path: sink.path, errno: errno)
-                    return false
-                }
-                written += result
+            do {
+                try writeFully(bytes, count: count, to: sink.descriptor, path: sink.path)
+                return true
+            } catch {
+                fileFailure = error
+                return false
             }
-            return true
         }
 
         /// Reads the next chunk of the request's body from the source file into `buffer`: the

@@ -32,7 +32,7 @@ extension MultipartFileForm {
                 if errno == EINTR { continue }
                 throw TransferFileError(path: file.path, errno: errno)
             }
-            try Self.write(UnsafeRawBufferPointer(start: buffer, count: count), to: sink, path: composed.path)
+            try writeFully(buffer, count: count, to: sink, path: composed.path)
         }
         try Self.write(tail, to: sink, path: composed.path)
         finished = true
@@ -40,19 +40,9 @@ extension MultipartFileForm {
     }
 
     private static func write(_ data: Data, to descriptor: Int32, path: String) throws {
-        try data.withUnsafeBytes { try write($0, to: descriptor, path: path) }
-    }
-
-    private static func write(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, path: String) throws {
-        guard let base = bytes.baseAddress else { return }
-        var written = 0
-        while written < bytes.count {
-            let result = Foundation.write(descriptor, base + written, bytes.count - written)
-            if result < 0 {
-                if errno == EINTR { continue }
-                throw TransferFileError(path: path, errno: errno)
-            }
-            written += result
+        try data.withUnsafeBytes { bytes in
+            guard let base = bytes.baseAddress else { return }
+            try writeFully(base, count: bytes.count, to: descriptor, path: path)
         }
     }
 }
